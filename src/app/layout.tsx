@@ -1,0 +1,39 @@
+// The product's layout: skip link, header navigation, and the <main> every page renders into.
+import type { ReactNode } from "react";
+
+const NAV = [
+  { href: "/", label: "Home" },
+  { href: "/guestbook", label: "Guestbook" },
+  { href: "/slow", label: "Slow" },
+  { href: "/errors", label: "Errors" },
+];
+
+export default function Layout({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <a className="brand" href="/">
+          verge
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.href}>
+                <a href={item.href}>{item.label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>verge: React on Cloudflare Workers.</p>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+// Slow: the shell streams at once; a loader value that takes about a second follows
+// in the same response, inside a Suspense boundary.
+import { Suspense } from "react";
+import { Await } from "../../await";
+import type { LoaderArgs, PageProps } from "../../route-module";
+
+export const title = "Slow";
+
+const DELAY_MS = 1000;
+
+interface SlowData {
+  startedAt: string;
+  slow: Promise<{ finishedAt: string; waitedMs: number }>;
+}
+
+export function loader(_: LoaderArgs): SlowData {
+  const started = Date.now();
+  return {
+    startedAt: new Date(started).toISOString(),
+    slow: new Promise((resolve) =>
+      setTimeout(
+        () => resolve({ finishedAt: new Date().toISOString(), waitedMs: Date.now() - started }),
+        DELAY_MS,
+      ),
+    ),
+  };
+}
+
+export default function Slow({ data }: PageProps<SlowData>) {
+  return (
+    <>
+      <h1>Slow</h1>
+      <p>
+        This part was sent at once (request started <time dateTime={data.startedAt}>{data.startedAt}</time>).
+      </p>
+      <section aria-labelledby="slow-heading">
+        <h2 id="slow-heading">The slow part</h2>
+        <Suspense fallback={<p data-testid="slow-fallback">Loading the slow part…</p>}>
+          <Await resolve={data.slow}>
+            {(value) => (
+              <p data-testid="slow-value">
+                Arrived after {value.waitedMs} ms, at{" "}
+                <time dateTime={value.finishedAt}>{value.finishedAt}</time>.
+              </p>
+            )}
+          </Await>
+        </Suspense>
+      </section>
+    </>
+  );
+}

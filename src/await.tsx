@@ -1,0 +1,96 @@
+// Deferred loader values: a top-level Promise in a loader's data streams into the
+// same HTML response, and the browser hydrates it from the inline JSON it left behind.
+import { use, type ReactNode } from "react";
+import { DEFERRED_ATTR, type DeferredMarker, type ErrorPayload } from "./protocol";
+import { scriptSafeJson } from "./serialize";
+import { useNonce } from "./nonce";
+import { RouteErrorView } from "./error-views";
+
+/** What a deferred promise settles to once the server has dealt with a rejection. */
+export type Settled<T> = { value: T } | { error: ErrorPayload };
+
+const KEY = Symbol.for("verge.deferred-key");
+
+/** A settled promise tagged with the key its value travels under. */
+export type DeferredPromise<T = unknown> = Promise<Settled<T>> & { [KEY]: string };
+
+export function tagDeferred<T>(key: string, settled: Promise<Settled<T>>): DeferredPromise<T> {
+  return Object.assign(settled, { [KEY]: key });
+}
+
+export function isDeferred(value: unknown): value is DeferredPromise {
+  return value instanceof Promise && KEY in value;
+}
+
+export function isDeferredMarker(value: unknown): value is DeferredMarker {
+  return typeof value === "object" && value !== null && "$deferred" in value;
+}
+
+const streamed = new Map<string, DeferredPromise>();
+
+/**
+ * In the browser: the value the server streamed for `key`, as an already-settled
+ * thenable. Read at render time: React hydrates a Suspense boundary only once its
+ * streamed content, which carries the value, is in the document.
+ */
+function readStreamedDeferred(key: string): DeferredPromise {
+  const known = streamed.get(key);
+  if (known) return known;
+  const element = document.querySelector(`script[${DEFERRED_ATTR}="${CSS.escape(key)}"]`);
+  const settled: Settled<unknown> = element
+    ? (JSON.parse(element.textContent ?? "null") as Settled<unknown>)
+    : { error: { digest: "unavailable" } };
+  // A thenable React's use() reads synchronously: no suspension during hydration.
+  const promise = Object.assign(tagDeferred(key, Promise.resolve(settled)), {
+    status: "fulfilled",
+    value: settled,
+  });
+  streamed.set(key, promise);
+  return promise;
+}
+
+interface AwaitProps<T> {
+  /** The loader's value: a Promise while streaming, the plain value after client navigation. */
+  resolve: T | Promise<T>;
+  children: (value: T) => ReactNode;
+}
+
+/** Renders a deferred loader value; put it inside <Suspense> with a fallback. */
+export function Await<T>({ resolve, children }: AwaitProps<T>) {
+  if (isDeferred(resolve)) {
+    return <AwaitDeferred promise={resolve as DeferredPromise<T>} render={children} />;
+  }
+  if (isDeferredMarker(resolve)) {
+    if (resolve.settled) return <SettledView settled={resolve.settled as Settled<T>} render={children} />;
+    const promise = readStreamedDeferred(resolve.$deferred) as DeferredPromise<T>;
+    return <AwaitDeferred promise={promise} render={children} />;
+  }
+  return <>{children(resolve as T)}</>;
+}
+
+function SettledView<T>({ settled, render }: { settled: Settled<T>; render: (value: T) => ReactNode }) {
+  return <>{"error" in settled ? <RouteErrorView digest={settled.error.digest} /> : render(settled.value)}</>;
+}
+
+function AwaitDeferred<T>({
+  promise,
+  render,
+}: {
+  promise: DeferredPromise<T>;
+  render: (value: T) => ReactNode;
+}) {
+  const settled = use(promise);
+  const nonce = useNonce();
+  return (
+    <>
+      <SettledView settled={settled} render={render} />
+      <script
+        type="application/json"
+        {...{ [DEFERRED_ATTR]: promise[KEY] }}
+        nonce={nonce}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: scriptSafeJson(settled) }}
+      />
+    </>
+  );
+}

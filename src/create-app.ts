@@ -1,0 +1,34 @@
+// Builds the Hono app from its inputs: middleware order, the error handler, the one catch-all route.
+import { Hono } from "hono";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { requestLogger } from "./logger";
+import { errorResponse } from "./errors";
+import { handleRequest } from "./handler";
+import type { AppEnv, ReportError } from "./context";
+
+export interface AppDeps {
+  /** Sends an error to the error-reporting service (the only door to Sentry). */
+  reportError: ReportError;
+  /** Writes one log line (defaults to console.log, which is stdout in workerd). */
+  log?: (line: string) => void;
+}
+
+export function createApp({ reportError, log }: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use(requestLogger({ reportError, write: log }));
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        scriptSrc: [NONCE, "'strict-dynamic'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+      referrerPolicy: "strict-origin-when-cross-origin",
+      xFrameOptions: "DENY",
+    }),
+  );
+  app.onError(errorResponse);
+  app.all("*", handleRequest);
+  return app;
+}

@@ -1,0 +1,7 @@
+// Secrets are not in wrangler.toml, so `wrangler types` cannot see them: declared here.
+declare namespace Cloudflare {
+  interface Env {
+    /** Sentry DSN (a secret in production, `--var` or .dev.vars locally). Unset: nothing is reported. */
+    SENTRY_DSN?: string;
+  }
+}

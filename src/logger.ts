@@ -1,0 +1,102 @@
+// One JSON log line per request, on stdout: readable in `wrangler tail --format json`,
+// Workers Logs, and `npm run dev` alike (pipe either into `npm run logs`).
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, RequestLog } from "./context";
+import { errorDigest } from "./digest";
+import type { ReportError } from "./context";
+
+export interface LogLine {
+  ts: string;
+  level: "info" | "warn" | "error";
+  kind: RequestLog["kind"];
+  method: string;
+  path: string;
+  route: string | null;
+  status: number;
+  ms: number;
+  ray: string;
+  digest?: string;
+  message?: string;
+  stack?: string;
+  [field: string]: unknown;
+}
+
+function generateRay(): string {
+  return crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+}
+
+function levelOf(status: number, log: RequestLog): LogLine["level"] {
+  if (log.error || status >= 500) return "error";
+  return status >= 400 ? "warn" : "info";
+}
+
+export interface LoggerOptions {
+  write?: (line: string) => void;
+  reportError: ReportError;
+}
+
+/**
+ * Opens the request's log record and its error capture, and writes the line when the
+ * response is complete (after the last streamed chunk, so errors inside Suspense count).
+ */
+export function requestLogger({
+  write = console.log,
+  reportError,
+}: LoggerOptions): MiddlewareHandler<AppEnv> {
+  return async function requestLogger(c, next) {
+    const started = performance.now();
+    const ray = c.req.header("cf-ray") ?? generateRay();
+    const log: RequestLog = { kind: "html", route: null };
+    const captured = new WeakMap<object, string>();
+    c.set("ray", ray);
+    c.set("log", log);
+    c.set("capture", (error) => {
+      const known = typeof error === "object" && error !== null ? captured.get(error) : undefined;
+      if (known) return known;
+      const digest = errorDigest(error, ray);
+      if (typeof error === "object" && error !== null) captured.set(error, digest);
+      log.error ??= {
+        digest,
+        message: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      };
+      const reported = Promise.resolve()
+        .then(() => reportError({ error, digest, route: log.route, ray, request: c.req.raw, env: c.env }))
+        .catch((failure: unknown) => console.error("reportError failed", failure));
+      waitUntil(c, reported);
+      return digest;
+    });
+
+    await next();
+
+    const finish = () => {
+      const line: LogLine = {
+        ts: new Date().toISOString(),
+        level: levelOf(c.res.status, log),
+        kind: log.kind,
+        method: c.req.method,
+        path: new URL(c.req.url).pathname,
+        route: log.route,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ray,
+        ...log.fields,
+        ...log.error,
+      };
+      write(JSON.stringify(line));
+    };
+    if (log.pending) waitUntil(c, log.pending.then(finish, finish));
+    else finish();
+  };
+}
+
+function waitUntil(
+  c: { executionCtx: { waitUntil(promise: Promise<unknown>): void } },
+  promise: Promise<unknown>,
+) {
+  try {
+    c.executionCtx.waitUntil(promise);
+  } catch {
+    // No execution context (a unit test calling app.request): the promise still runs.
+  }
+}

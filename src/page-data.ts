@@ -1,0 +1,42 @@
+// Page-data answers: the page's own URL with X-Page-Data, answered with the JSON the client renders from.
+import { BUILD_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM, STATUS, type RedirectPayload } from "./protocol";
+import { loadPage, settleDeferred } from "./page-load";
+import { isRedirect } from "./route-module";
+import { clientManifest } from "./manifest";
+import { HttpError } from "./errors";
+import type { AppContext } from "./context";
+
+export const DEFAULT_DATA_CACHE_CONTROL = "private, no-store";
+
+/** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
+export function pageUrl(request: Request): URL {
+  const url = new URL(request.url);
+  url.searchParams.delete(PAGE_DATA_PARAM);
+  return url;
+}
+
+/** 409 when the client runs another build than the server: it does a full page load instead. */
+export function assertSameBuild(c: AppContext): void {
+  const build = c.req.header(BUILD_HEADER);
+  if (build !== undefined && build !== clientManifest.build) {
+    throw new HttpError(STATUS.conflict, "The page was loaded from another build; reload it.", {
+      body: { build: clientManifest.build, reload: true },
+    });
+  }
+}
+
+export async function pageDataResponse(c: AppContext): Promise<Response> {
+  assertSameBuild(c);
+  const url = pageUrl(c.req.raw);
+  const request = url.href === c.req.url ? c.req.raw : new Request(url, c.req.raw);
+  const loaded = await loadPage(c, url, request);
+  const headers: Record<string, string> = { Vary: PAGE_DATA_HEADER };
+  if (isRedirect(loaded)) {
+    headers["Cache-Control"] = DEFAULT_DATA_CACHE_CONTROL;
+    return c.json({ redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, headers);
+  }
+  const { page, module } = loaded;
+  headers["Cache-Control"] = module?.cacheControl ?? DEFAULT_DATA_CACHE_CONTROL;
+  const data = await settleDeferred(page.data, c.var.capture);
+  return c.json({ ...page, data }, page.status as 200, headers);
+}

@@ -1,0 +1,99 @@
+// The one loader call path: HTML documents, page data and action revalidation all load a page here.
+import { routes } from "./app/routes";
+import { matchRoute } from "./routing";
+import { isRedirect, titleOf, type Redirect, type RouteModule } from "./route-module";
+import { clientManifest } from "./manifest";
+import { STATUS, type DeferredMarker, type PageData } from "./protocol";
+import { tagDeferred, type Settled } from "./await";
+import type { AppContext } from "./context";
+
+export interface LoadedPage {
+  page: PageData;
+  module: RouteModule | null;
+}
+
+export const NOT_FOUND_TITLE = "Page not found";
+
+/**
+ * Matches `url` against the route table and runs the route's loader. A loader
+ * that returns or throws a redirect yields the Redirect; other throws propagate.
+ */
+export async function loadPage(c: AppContext, url: URL, request: Request): Promise<LoadedPage | Redirect> {
+  const match = matchRoute(routes, url.pathname);
+  if (!match) {
+    const page: PageData = {
+      route: null,
+      params: {},
+      data: null,
+      title: NOT_FOUND_TITLE,
+      build: clientManifest.build,
+      status: STATUS.notFound,
+    };
+    return { page, module: null };
+  }
+  c.var.log.route = match.route.path;
+  const module = await match.route.load();
+  let data: unknown = null;
+  if (module.loader) {
+    try {
+      data = await module.loader({ request, url, params: match.params, env: c.env, ctx: c.executionCtx });
+    } catch (thrown) {
+      if (isRedirect(thrown)) return thrown;
+      throw thrown;
+    }
+    if (isRedirect(data)) return data;
+  }
+  const page: PageData = {
+    route: match.route.path,
+    params: match.params,
+    data,
+    title: titleOf(module, data),
+    build: clientManifest.build,
+    status: STATUS.ok,
+  };
+  return { page, module };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+}
+
+/**
+ * Splits a loader's top-level promises out of its data: `live` holds settled, tagged
+ * promises for rendering; `json` holds markers in their place for the embedded page data.
+ * A rejection is captured (logged, reported) and settles to its digest.
+ */
+export function splitDeferred(
+  data: unknown,
+  capture: (error: unknown) => string,
+): { live: unknown; json: unknown } {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return { live: data, json: data };
+  const entries = Object.entries(data);
+  if (!entries.some(([, value]) => isThenable(value))) return { live: data, json: data };
+  const live: Record<string, unknown> = {};
+  const json: Record<string, unknown> = {};
+  for (const [key, value] of entries) {
+    if (isThenable(value)) {
+      const settled: Promise<Settled<unknown>> = Promise.resolve(value).then(
+        (resolved) => ({ value: resolved }),
+        (error: unknown) => ({ error: { digest: capture(error) } }),
+      );
+      live[key] = tagDeferred(key, settled);
+      json[key] = { $deferred: key } satisfies DeferredMarker;
+    } else {
+      live[key] = json[key] = value;
+    }
+  }
+  return { live, json };
+}
+
+/** For page-data answers: waits for every deferred value, keeping each as a settled marker. */
+export async function settleDeferred(data: unknown, capture: (error: unknown) => string): Promise<unknown> {
+  const { live, json } = splitDeferred(data, capture);
+  if (live === json) return data;
+  const settled: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(live as Record<string, unknown>)) {
+    settled[key] = isThenable(value) ? { $deferred: key, settled: await value } : value;
+  }
+  return settled;
+}

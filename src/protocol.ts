@@ -1,0 +1,102 @@
+// The wire protocol between the worker and the browser: every header, query
+// parameter and JSON shape both sides agree on lives here and nowhere else.
+
+/** Marks a GET/HEAD of a page URL as a page-data request (answered with JSON). */
+export const PAGE_DATA_HEADER = "X-Page-Data";
+/** Query parameter the client adds to page-data URLs so shared caches that ignore Vary keep them apart. */
+export const PAGE_DATA_PARAM = "_data";
+/** The client's build id, sent with every page-data and action request. */
+export const BUILD_HEADER = "X-Build";
+/** Action name for requests made by JavaScript. */
+export const ACTION_HEADER = "X-Action";
+/** Action name for plain HTML forms. */
+export const ACTION_FIELD = "_action";
+/** Idempotency key field carried by forms that must not apply twice. */
+export const IDEMPOTENCY_FIELD = "_key";
+
+/** id of the element whose JSON text is the page data the document was rendered with. */
+export const PAGE_DATA_SCRIPT_ID = "__verge_page";
+/** Attribute on the inline JSON that carries a deferred (streamed) value. */
+export const DEFERRED_ATTR = "data-deferred";
+/** id of the visually hidden live region that announces client-side navigations. */
+export const ANNOUNCER_ID = "route-announcer";
+
+export const STATUS = {
+  ok: 200,
+  seeOther: 303,
+  badRequest: 400,
+  forbidden: 403,
+  notFound: 404,
+  methodNotAllowed: 405,
+  conflict: 409,
+  payloadTooLarge: 413,
+  unsupportedMediaType: 415,
+  unprocessable: 422,
+  tooManyRequests: 429,
+  serverError: 500,
+  badGateway: 502,
+  gatewayTimeout: 504,
+} as const;
+
+export type Params = Record<string, string>;
+
+/**
+ * A value a loader deferred. In the HTML's embedded page data it has no `settled`:
+ * the value follows later in the same stream. In page-data answers it is settled.
+ */
+export type DeferredMarker = {
+  $deferred: string;
+  settled?: { value: unknown } | { error: ErrorPayload };
+};
+
+/** What a page is rendered from, on the server and in the browser alike. */
+export interface PageData {
+  /** The matched route pattern, or null when nothing matched (404). */
+  route: string | null;
+  params: Params;
+  /** The loader's result (null for routes without a loader). */
+  data: unknown;
+  /** The document title. */
+  title: string;
+  /** The server's build id. */
+  build: string;
+  /** HTTP status the page was answered with. */
+  status: number;
+  /** Set when the route's loader failed: the page shows the route error view. */
+  error?: ErrorPayload;
+  /** Set when a plain-HTML action failed validation: field errors and typed values. */
+  actionData?: ActionFailure;
+}
+
+export interface ErrorPayload {
+  digest: string;
+}
+
+/** Page-data answer for a loader that redirected: the client navigates there. */
+export interface RedirectPayload {
+  redirect: string;
+}
+
+export type FieldErrors = Record<string, string>;
+
+export interface ActionSuccess {
+  ok: true;
+  result: unknown;
+  page: PageData;
+}
+
+export interface ActionFailure {
+  ok: false;
+  fieldErrors: FieldErrors;
+  /** The submitted values, so a re-rendered form keeps what was typed. */
+  values?: Record<string, string>;
+}
+
+export interface ActionError {
+  ok: false;
+  error: ErrorPayload;
+  /** Set when the client should reload the page (unknown action: usually version skew). */
+  reload?: boolean;
+}
+
+export type ActionResponse = ActionSuccess | ActionFailure | ActionError;

@@ -1,0 +1,57 @@
+// Streams a page as HTML: the shell goes out at once, Suspense content follows in the same response.
+import { renderToReadableStream } from "react-dom/server";
+import { preinit, preloadModule } from "react-dom";
+import { Root } from "./root";
+import { NonceContext } from "./nonce";
+import { clientManifest, modulePreloads } from "./manifest";
+import { scriptSafeJson } from "./serialize";
+import { splitDeferred, type LoadedPage } from "./page-load";
+import { htmlResponse } from "./http";
+import { PAGE_DATA_HEADER } from "./protocol";
+import type { AppContext } from "./context";
+
+/** Past this, pending Suspense boundaries are abandoned to the client and the stream ends. */
+export const RENDER_TIMEOUT_MS = 10_000;
+
+/** HTML varies on the page-data marker (same URL, JSON answer); a cached copy must be revalidated. */
+export const HTML_HEADERS = { Vary: PAGE_DATA_HEADER, "Cache-Control": "private, no-cache" };
+
+/** Registers the stylesheet and the route's module chunks with React, which puts them in <head>. */
+function Resources({ route, nonce }: { route: string | null; nonce?: string }) {
+  if (clientManifest.css) preinit(clientManifest.css, { as: "style", precedence: "default" });
+  for (const href of modulePreloads(route)) preloadModule(href, { as: "script", nonce });
+  return null;
+}
+
+export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise<Response> {
+  const nonce = c.var.secureHeadersNonce;
+  const { page, module } = loaded;
+  const { live, json } = splitDeferred(page.data, c.var.capture);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error("render timed out")), RENDER_TIMEOUT_MS);
+  const tree = (
+    <NonceContext value={nonce}>
+      <Root
+        page={{ ...page, data: live }}
+        module={module}
+        pageJson={scriptSafeJson({ ...page, data: json })}
+        resources={<Resources route={page.route} nonce={nonce} />}
+      />
+    </NonceContext>
+  );
+  let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
+  try {
+    stream = await renderToReadableStream(tree, {
+      nonce,
+      bootstrapModules: [clientManifest.entry],
+      signal: controller.signal,
+      // Errors after the shell: the boundary renders on the client; the digest goes with it.
+      onError: (error) => c.var.capture(error),
+    });
+  } catch (error) {
+    clearTimeout(timer);
+    throw error;
+  }
+  c.var.log.pending = stream.allReady.finally(() => clearTimeout(timer));
+  return htmlResponse(stream, page.status, HTML_HEADERS);
+}

@@ -1,0 +1,66 @@
+// What a page file under src/app/pages exports, and the helpers page authors use.
+import type { ComponentType } from "react";
+import type { ActionFailure, Params } from "./protocol";
+import { route, type RouteDefinition } from "./routing";
+
+export interface LoaderArgs {
+  request: Request;
+  /** The page URL, without the page-data marker parameter. */
+  url: URL;
+  params: Params;
+  env: Env;
+  /** For work that may outlive the response (ctx.waitUntil). */
+  ctx: Pick<ExecutionContext, "waitUntil">;
+}
+
+/**
+ * Returns the page's data (JSON values). A top-level property holding a Promise
+ * is deferred: the HTML shell streams without it and the value follows in the
+ * same response (render it inside `<Suspense>` with `<Await>`).
+ */
+export type Loader<D = unknown> = (args: LoaderArgs) => D | Promise<D>;
+
+export interface PageProps<D = unknown> {
+  data: D;
+  params: Params;
+  /** Field errors and typed values after a failed form submission. */
+  actionData?: ActionFailure;
+}
+
+export interface RouteModule {
+  /** The page component: rendered on the server and hydrated in the browser. */
+  default: ComponentType<PageProps<any>>; // any: each page narrows its own data type
+  /** The document title, fixed or computed from the loader's data. */
+  title: string | ((data: any) => string); // any: as above
+  /** Server only: stripped from the client bundle by the build. */
+  loader?: Loader;
+  /** Server only: named mutations (see src/actions.ts). */
+  actions?: Record<string, unknown>;
+  /** Cache-Control for this route's page-data answers; default "private, no-store". */
+  cacheControl?: string;
+}
+
+const REDIRECT = Symbol.for("verge.redirect");
+
+export interface Redirect {
+  [REDIRECT]: true;
+  location: string;
+}
+
+/** Return (or throw) from a loader or action to send the visitor elsewhere. */
+export function redirect(location: string): Redirect {
+  return { [REDIRECT]: true, location };
+}
+
+export function isRedirect(value: unknown): value is Redirect {
+  return typeof value === "object" && value !== null && REDIRECT in value;
+}
+
+export function titleOf(module: Pick<RouteModule, "title">, data: unknown): string {
+  return typeof module.title === "function" ? module.title(data) : module.title;
+}
+
+/** One line of the route table: `page("/guestbook", () => import("./pages/guestbook"))`. */
+export function page(path: string, load: () => Promise<RouteModule>): RouteDefinition<RouteModule> {
+  return route(path, load);
+}

@@ -1,0 +1,55 @@
+// Route matching shared by the worker and the browser: patterns like "/errors/:kind".
+import type { Params } from "./protocol";
+
+export interface RouteDefinition<M = unknown> {
+  /** Pattern: literal segments and ":name" parameters. */
+  path: string;
+  /** Loads the route module (a page file under src/app/pages). */
+  load: () => Promise<M>;
+}
+
+export interface RouteMatch<M = unknown> {
+  route: RouteDefinition<M>;
+  params: Params;
+}
+
+/** A route: a pattern and the module it loads (see `page` in route-module.ts). */
+export function route<M>(path: string, load: () => Promise<M>): RouteDefinition<M> {
+  return { path, load };
+}
+
+function segments(pathname: string): string[] {
+  return pathname.split("/").filter((s) => s !== "");
+}
+
+/** The first route whose pattern matches `pathname`, with its decoded params. */
+export function matchRoute<M>(routes: readonly RouteDefinition<M>[], pathname: string): RouteMatch<M> | null {
+  const parts = segments(pathname);
+  for (const candidate of routes) {
+    const pattern = segments(candidate.path);
+    if (pattern.length !== parts.length) continue;
+    const params: Params = {};
+    let matched = true;
+    for (let i = 0; i < pattern.length && matched; i++) {
+      const want = pattern[i]!;
+      const got = parts[i]!;
+      if (want.startsWith(":")) {
+        const value = safeDecode(got);
+        if (value === null) matched = false;
+        else params[want.slice(1)] = value;
+      } else if (want !== got) {
+        matched = false;
+      }
+    }
+    if (matched) return { route: candidate, params };
+  }
+  return null;
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchBrowser, openPage } from "./support";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("home page in Chromium", () => {
+  it("hydrates: the counter responds to clicks, with no console errors or hydration warnings", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await page.goto("/");
+    const counter = page.getByTestId("counter");
+    await expect.poll(() => counter.textContent()).toBe("Clicked 0 times");
+    // Clicking before hydration would do nothing; poll until React answers the click.
+    await expect
+      .poll(async () => {
+        await counter.click();
+        return counter.textContent();
+      })
+      .not.toBe("Clicked 0 times");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,63 @@
+// Helpers for browser tests: Debian's Chromium through playwright-core, console capture, log lines.
+import { readFile } from "node:fs/promises";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** A fresh browser (playwright gives each launch an empty user-data dir). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+    ],
+  });
+}
+
+export interface ObservedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and warnings, and uncaught page errors, in order. */
+  problems: string[];
+}
+
+/** A new page in its own context; `javaScriptEnabled: false` to see what works without JS. */
+export async function openPage(
+  browser: Browser,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<ObservedPage> {
+  const context = await browser.newContext({ baseURL: inject("baseURL"), ...options });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") {
+      problems.push(`${message.type()}: ${message.text()}`);
+    }
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  return { page, context, problems };
+}
+
+/** The worker's JSON log lines printed by `wrangler dev` so far. */
+export async function logLines(): Promise<Record<string, unknown>[]> {
+  const text = await readFile(inject("logFile"), "utf8");
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+    })
+    .filter((line): line is Record<string, unknown> => line !== null);
+}

@@ -1,0 +1,49 @@
+// Three projects: worker tests inside workerd, build checks in Node, and browser tests
+// in Chromium against `wrangler dev`. `npm test` runs them all.
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              main: "./src/worker.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+            }),
+          ],
+          test: {
+            name: "workerd",
+            include: ["test/worker/**/*.test.{ts,tsx}"],
+            setupFiles: ["./test/worker/apply-migrations.ts"],
+          },
+        },
+        {
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["test/node/**/*.test.ts"],
+            testTimeout: 120_000,
+          },
+        },
+        {
+          test: {
+            name: "chromium",
+            environment: "node",
+            include: ["test/e2e/**/*.test.ts"],
+            globalSetup: ["./test/e2e/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+            // One wrangler dev and one browser serve every file; run them one at a time.
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  };
+});
