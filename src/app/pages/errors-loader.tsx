@@ -1,0 +1,12 @@
+// /errors/loader: a loader that throws, so the server answers the fallback page with a digest.
+import type { PageProps } from "../../route-module";
+
+export const title = "Loader error";
+
+export function loader(): never {
+  throw new Error("Loader failed on purpose (/errors/loader)");
+}
+
+export default function LoaderError(_: PageProps) {
+  return <h1>This never renders</h1>;
+}

@@ -1,0 +1,8 @@
+// /errors/render: a page that throws while rendering, before the shell can be sent.
+import type { PageProps } from "../../route-module";
+
+export const title = "Render error";
+
+export default function RenderError(_: PageProps): never {
+  throw new Error("Render failed on purpose (/errors/render)");
+}

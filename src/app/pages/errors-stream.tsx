@@ -1,0 +1,37 @@
+// /errors/stream: the shell streams, then a deferred loader value fails: the section
+// shows the route error view with its digest, the status stays 200, the rest still works.
+import { Suspense } from "react";
+import { Await } from "../../await";
+import type { PageProps } from "../../route-module";
+
+export const title = "Stream error";
+
+interface StreamErrorData {
+  failing: Promise<string>;
+}
+
+export function loader(): StreamErrorData {
+  return {
+    failing: new Promise((_, reject) =>
+      setTimeout(() => reject(new Error("Streamed section failed on purpose (/errors/stream)")), 300),
+    ),
+  };
+}
+
+export default function StreamError({ data }: PageProps<StreamErrorData>) {
+  return (
+    <>
+      <h1>Stream error</h1>
+      <p>The page around the failing section was sent first and stays usable.</p>
+      <section aria-labelledby="failing-heading">
+        <h2 id="failing-heading">A section that fails</h2>
+        <Suspense fallback={<p>Loading this section…</p>}>
+          <Await resolve={data.failing}>{(value) => <p>{value}</p>}</Await>
+        </Suspense>
+      </section>
+      <p>
+        <a href="/">Back to the home page</a>
+      </p>
+    </>
+  );
+}
