@@ -3,4 +3,12 @@
 // in this exact form: the client build reads it to map routes to their chunks.
 import { page } from "../route-module";
 
-export const routes = [page("/", () => import("./pages/home")), page("/slow", () => import("./pages/slow"))];
+// prettier-ignore
+export const routes = [
+  page("/", () => import("./pages/home")),
+  page("/slow", () => import("./pages/slow")),
+  page("/errors", () => import("./pages/errors")),
+  page("/errors/loader", () => import("./pages/errors-loader")),
+  page("/errors/render", () => import("./pages/errors-render")),
+  page("/errors/stream", () => import("./pages/errors-stream")),
+];
