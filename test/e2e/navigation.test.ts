@@ -1,0 +1,231 @@
+// Client-side navigation in Chromium: no document reloads, Back/Forward, scroll, focus, the
+// route announcer, intent prefetch, and the full-load fallback on version skew.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPage } from "./support";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Page-data requests the page makes, as path + query without the `_data` marker. */
+function recordPageData(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (!request.headers()["x-page-data"]) return;
+    const url = new URL(request.url());
+    url.searchParams.delete("_data");
+    seen.push(url.pathname + url.search);
+  });
+  return seen;
+}
+
+/** Opens "/" and waits until React answers clicks; leaves a marker only this document has. */
+async function openHome(page: Page) {
+  await page.goto("/");
+  const counter = page.getByTestId("counter");
+  await expect
+    .poll(async () => {
+      await counter.click();
+      return counter.textContent();
+    })
+    .not.toBe("Clicked 0 times");
+  await page.evaluate(() => Object.assign(window, { __document: "first" }));
+}
+
+const marker = (page: Page) => page.evaluate(() => (window as { __document?: string }).__document);
+const heading = (page: Page) => page.locator("h1").first().textContent();
+const announced = (page: Page) => page.locator("#route-announcer").textContent();
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.id);
+const scrolled = (page: Page) => page.evaluate(() => Math.round(scrollY));
+const path = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
+
+/** Chromium logs every non-2xx subresource; these answers are the point of the test. */
+const unexpected = (problems: string[], ...statuses: number[]) =>
+  problems.filter(
+    (p) =>
+      !statuses.some((s) =>
+        p.includes(`Failed to load resource: the server responded with a status of ${s}`),
+      ),
+  );
+
+describe("client navigation", () => {
+  it("changes URL, title and content without reloading, announcing each page and focusing main", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await openHome(page);
+    expect(await announced(page)).toBe("");
+
+    // /twins redirects (loader) to /twins/one: followed client-side.
+    await page.getByRole("link", { name: "Twins" }).click();
+    await expect.poll(() => heading(page)).toBe("Twin one");
+    expect(path(page)).toBe("/twins/one");
+    expect(await page.title()).toBe("Twins");
+    await expect.poll(() => announced(page)).toBe("Twins");
+    expect(await focused(page)).toBe("main");
+
+    // Same title as before: the announcer falls back to the h1.
+    await page.getByRole("link", { name: "Go to twin two" }).click();
+    await expect.poll(() => heading(page)).toBe("Twin two");
+    expect(path(page)).toBe("/twins/two?from=one");
+    expect(await page.title()).toBe("Twins");
+    expect(await page.getByTestId("twin-from").textContent()).toBe("You came from twin one.");
+    await expect.poll(() => announced(page)).toBe("Twin two");
+    expect(await focused(page)).toBe("main");
+
+    await page.getByRole("link", { name: "Go to twin one" }).click();
+    await expect.poll(() => announced(page)).toBe("Twin one");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Errors" }).click();
+    await expect.poll(() => heading(page)).toBe("Errors");
+    await expect.poll(() => announced(page)).toBe("Errors");
+    expect(await page.title()).toBe("Errors");
+    expect(await focused(page)).toBe("main");
+
+    expect(await marker(page)).toBe("first");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("restores content and scroll on Back and Forward, and starts new pages at the top", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await page.setViewportSize({ width: 360, height: 240 });
+    await openHome(page);
+    await page.getByRole("link", { name: "Twins" }).click();
+    await expect.poll(() => heading(page)).toBe("Twin one");
+
+    const toTwo = page.getByRole("link", { name: "Go to twin two" });
+    await toTwo.scrollIntoViewIfNeeded();
+    const oneScroll = await scrolled(page);
+    expect(oneScroll).toBeGreaterThan(50);
+    await toTwo.click();
+    await expect.poll(() => heading(page)).toBe("Twin two");
+    expect(await scrolled(page)).toBe(0);
+
+    const toOne = page.getByRole("link", { name: "Go to twin one" });
+    await page.evaluate(() => scrollTo(0, 40));
+    const twoScroll = await scrolled(page);
+    expect(twoScroll).toBe(40);
+
+    await page.goBack();
+    await expect.poll(() => heading(page)).toBe("Twin one");
+    expect(path(page)).toBe("/twins/one");
+    await expect.poll(() => scrolled(page)).toBe(oneScroll);
+    await expect.poll(() => announced(page)).toBe("Twin one");
+
+    await page.goForward();
+    await expect.poll(() => heading(page)).toBe("Twin two");
+    await expect.poll(() => scrolled(page)).toBe(twoScroll);
+    await expect(toOne.isVisible()).resolves.toBe(true);
+
+    await page.goBack();
+    await page.goBack();
+    await expect.poll(() => heading(page)).toBe("verge");
+    expect(path(page)).toBe("/");
+    expect(await marker(page)).toBe("first");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("prefetches on hover with exactly one page-data request, so the click needs none", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await openHome(page);
+    await page.getByRole("link", { name: "Twins" }).click();
+    await expect.poll(() => heading(page)).toBe("Twin one");
+    const requests = recordPageData(page);
+
+    const link = page.getByRole("link", { name: "Go to twin two" });
+    await link.hover();
+    await expect.poll(() => [...requests]).toEqual(["/twins/two?from=one"]);
+    await page.mouse.move(0, 0);
+    await link.hover();
+    await page.waitForTimeout(200);
+    await link.click();
+    await expect.poll(() => heading(page)).toBe("Twin two");
+    expect(requests).toEqual(["/twins/two?from=one"]);
+    expect(await marker(page)).toBe("first");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("leaves modified clicks to the browser: ctrl/meta-click opens a new tab, this page stays", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await openHome(page);
+    const opened = context.waitForEvent("page");
+    await page
+      .getByRole("link", { name: "Slow" })
+      .first()
+      .click({ modifiers: ["ControlOrMeta"] });
+    const tab = await opened;
+    await tab.waitForURL(/\/slow$/);
+    expect(path(page)).toBe("/");
+    expect(await heading(page)).toBe("verge");
+    expect(await marker(page)).toBe("first");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("does a full page load of the target when the server answers 409 (another build)", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await openHome(page);
+    const statuses: number[] = [];
+    page.on("response", (response) => {
+      if (response.request().headers()["x-page-data"]) statuses.push(response.status());
+    });
+    await page.route(
+      (url) => url.searchParams.has("_data"),
+      (route) => route.continue({ headers: { ...route.request().headers(), "x-build": "an-older-build" } }),
+    );
+    await page.getByRole("link", { name: "Twins" }).click();
+    await page.waitForURL(/\/twins\/one$/);
+    await expect.poll(() => heading(page)).toBe("Twin one");
+    expect(await marker(page)).toBeUndefined();
+    expect(statuses).toEqual([409]);
+    expect(unexpected(problems, 409)).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a slow page's progress bar while the old page stays, then the new page", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await openHome(page);
+    await page.getByRole("link", { name: "Slow" }).first().click();
+    await page.locator(".progress").waitFor({ state: "attached" });
+    expect(await heading(page)).toBe("verge");
+    await expect.poll(() => heading(page), { timeout: 5000 }).toBe("Slow");
+    expect(await page.getByTestId("slow-value").isVisible()).toBe(true);
+    expect(await page.locator(".progress").count()).toBe(0);
+    await expect.poll(() => announced(page)).toBe("Slow");
+    expect(await marker(page)).toBe("first");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the not-found page and a loader's error view client-side, with the digest", async () => {
+    const { page, problems, context } = await openPage(browser);
+    await openHome(page);
+    await page.evaluate(() => {
+      const link = Object.assign(document.createElement("a"), {
+        href: "/no/such/page",
+        textContent: "Nowhere",
+      });
+      document.querySelector("footer")!.append(link);
+    });
+    await page.getByRole("link", { name: "Nowhere" }).click();
+    await expect.poll(() => heading(page)).toBe("Page not found");
+    expect(path(page)).toBe("/no/such/page");
+    await expect.poll(() => announced(page)).toBe("Page not found");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Errors" }).click();
+    await expect.poll(() => heading(page)).toBe("Errors");
+    await page.getByRole("link", { name: "/errors/loader" }).click();
+    await page.getByTestId("route-error").waitFor();
+    expect(path(page)).toBe("/errors/loader");
+    expect(await page.getByTestId("digest").textContent()).toMatch(/^[0-9a-z]{8,16}$/);
+    expect(await marker(page)).toBe("first");
+    expect(unexpected(problems, 404, 500)).toEqual([]);
+    await context.close();
+  });
+});
