@@ -39,7 +39,9 @@ describe("client bundle size", () => {
     let total = 0;
     for (const file of files) total += gzipSize(await readFile(path.join(root, "dist/client", file)));
     const react = await reactGzipBytes();
-    console.log(`"/" loads ${files.size} files, ${total} B gzip; React alone ${react} B; app ${total - react} B`);
+    console.log(
+      `"/" loads ${files.size} files, ${total} B gzip; React alone ${react} B; app ${total - react} B`,
+    );
     expect(total - react).toBeLessThanOrEqual(BUDGET_BYTES);
   });
 });
