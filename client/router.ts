@@ -47,6 +47,8 @@ export function createRouter(build: string, deps: RouterDeps): Router {
 
   async function go(href: string, mode: Mode, given?: PageData): Promise<void> {
     const url = new URL(href, location.href);
+    // Following a link to the address on screen replaces the entry, as browsers do.
+    if (mode === "push" && url.href === location.href) mode = "replace";
     controller?.abort();
     const current = (controller = new AbortController());
     startProgress();

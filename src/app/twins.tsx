@@ -24,7 +24,7 @@ export function TwinPage({ name, other, data }: { name: string; other: string } 
         between them, a screen reader hears the heading instead, since the title did not change.
       </p>
       {data.from ? <p data-testid="twin-from">You came from twin {data.from}.</p> : null}
-      <p>
+      <p id="other-twin">
         <a href={`/twins/${other}?from=${name}`}>Go to twin {other}</a>
       </p>
     </>

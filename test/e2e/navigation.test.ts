@@ -125,6 +125,24 @@ describe("client navigation", () => {
     await page.goBack();
     await expect.poll(() => heading(page)).toBe("verge");
     expect(path(page)).toBe("/");
+
+    // A link to another page's #hash scrolls to that element once the page is shown.
+    await page.evaluate(() => {
+      const link = Object.assign(document.createElement("a"), {
+        href: "/twins/two#other-twin",
+        textContent: "Hash",
+      });
+      document.querySelector("footer")!.append(link);
+    });
+    await page.getByRole("link", { name: "Hash" }).click();
+    await expect.poll(() => heading(page)).toBe("Twin two");
+    expect(await scrolled(page)).toBeGreaterThan(50);
+    // Scrolled to the element's top, or as far as the page goes when it sits near the end.
+    const expected = await page.locator("#other-twin").evaluate((element) => {
+      const max = document.documentElement.scrollHeight - innerHeight;
+      return Math.round(Math.min(element.getBoundingClientRect().top + scrollY, max));
+    });
+    expect(Math.abs((await scrolled(page)) - expected)).toBeLessThanOrEqual(1);
     expect(await marker(page)).toBe("first");
     expect(problems).toEqual([]);
     await context.close();
