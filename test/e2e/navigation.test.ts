@@ -2,6 +2,8 @@
 // route announcer, intent prefetch, and the full-load fallback on version skew.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { launchBrowser, openPage } from "./support";
 
 let browser: Browser;
@@ -42,7 +44,7 @@ const heading = (page: Page) => page.locator("h1").first().textContent();
 const announced = (page: Page) => page.locator("#route-announcer").textContent();
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.id);
 const scrolled = (page: Page) => page.evaluate(() => Math.round(scrollY));
-const path = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
+const location = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
 
 /** Chromium logs every non-2xx subresource; these answers are the point of the test. */
 const unexpected = (problems: string[], ...statuses: number[]) =>
@@ -62,7 +64,7 @@ describe("client navigation", () => {
     // /twins redirects (loader) to /twins/one: followed client-side.
     await page.getByRole("link", { name: "Twins" }).click();
     await expect.poll(() => heading(page)).toBe("Twin one");
-    expect(path(page)).toBe("/twins/one");
+    expect(location(page)).toBe("/twins/one");
     expect(await page.title()).toBe("Twins");
     await expect.poll(() => announced(page)).toBe("Twins");
     expect(await focused(page)).toBe("main");
@@ -70,7 +72,7 @@ describe("client navigation", () => {
     // Same title as before: the announcer falls back to the h1.
     await page.getByRole("link", { name: "Go to twin two" }).click();
     await expect.poll(() => heading(page)).toBe("Twin two");
-    expect(path(page)).toBe("/twins/two?from=one");
+    expect(location(page)).toBe("/twins/two?from=one");
     expect(await page.title()).toBe("Twins");
     expect(await page.getByTestId("twin-from").textContent()).toBe("You came from twin one.");
     await expect.poll(() => announced(page)).toBe("Twin two");
@@ -112,7 +114,7 @@ describe("client navigation", () => {
 
     await page.goBack();
     await expect.poll(() => heading(page)).toBe("Twin one");
-    expect(path(page)).toBe("/twins/one");
+    expect(location(page)).toBe("/twins/one");
     await expect.poll(() => scrolled(page)).toBe(oneScroll);
     await expect.poll(() => announced(page)).toBe("Twin one");
 
@@ -124,7 +126,7 @@ describe("client navigation", () => {
     await page.goBack();
     await page.goBack();
     await expect.poll(() => heading(page)).toBe("verge");
-    expect(path(page)).toBe("/");
+    expect(location(page)).toBe("/");
 
     // A link to another page's #hash scrolls to that element once the page is shown.
     await page.evaluate(() => {
@@ -179,7 +181,7 @@ describe("client navigation", () => {
       .click({ modifiers: ["ControlOrMeta"] });
     const tab = await opened;
     await tab.waitForURL(/\/slow$/);
-    expect(path(page)).toBe("/");
+    expect(location(page)).toBe("/");
     expect(await heading(page)).toBe("verge");
     expect(await marker(page)).toBe("first");
     expect(problems).toEqual([]);
@@ -203,6 +205,22 @@ describe("client navigation", () => {
     expect(await marker(page)).toBeUndefined();
     expect(statuses).toEqual([409]);
     expect(unexpected(problems, 409)).toEqual([]);
+    await context.close();
+  });
+
+  it("does a full page load of the target when the route's chunk fails to load", async () => {
+    const manifest = JSON.parse(
+      await readFile(path.resolve(import.meta.dirname, "../../dist/manifest.json"), "utf8"),
+    );
+    const chunk: string = manifest.routes["/twins/one"].module;
+    const { page, problems, context } = await openPage(browser);
+    await openHome(page);
+    await page.route(`**${chunk}`, (route) => route.abort(), { times: 1 });
+    await page.getByRole("link", { name: "Twins" }).click();
+    await page.waitForURL(/\/twins\/one$/);
+    await expect.poll(() => heading(page)).toBe("Twin one");
+    expect(await marker(page)).toBeUndefined();
+    expect(problems.filter((p) => !p.includes("net::ERR_FAILED"))).toEqual([]);
     await context.close();
   });
 
@@ -233,14 +251,14 @@ describe("client navigation", () => {
     });
     await page.getByRole("link", { name: "Nowhere" }).click();
     await expect.poll(() => heading(page)).toBe("Page not found");
-    expect(path(page)).toBe("/no/such/page");
+    expect(location(page)).toBe("/no/such/page");
     await expect.poll(() => announced(page)).toBe("Page not found");
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Errors" }).click();
     await expect.poll(() => heading(page)).toBe("Errors");
     await page.getByRole("link", { name: "/errors/loader" }).click();
     await page.getByTestId("route-error").waitFor();
-    expect(path(page)).toBe("/errors/loader");
+    expect(location(page)).toBe("/errors/loader");
     expect(await page.getByTestId("digest").textContent()).toMatch(/^[0-9a-z]{8,16}$/);
     expect(await marker(page)).toBe("first");
     expect(unexpected(problems, 404, 500)).toEqual([]);
