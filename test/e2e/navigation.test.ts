@@ -39,6 +39,15 @@ async function openHome(page: Page) {
   await page.evaluate(() => Object.assign(window, { __document: "first" }));
 }
 
+/** A link outside the page's own content (the footer), to reach addresses no page links to. */
+const addLink = (page: Page, href: string, text: string) =>
+  page.evaluate(
+    ([href, text]) => {
+      const link = Object.assign(document.createElement("a"), { href, textContent: text });
+      document.querySelector("footer")!.appendChild(link);
+    },
+    [href, text] as const,
+  );
 const marker = (page: Page) => page.evaluate(() => (window as { __document?: string }).__document);
 const heading = (page: Page) => page.locator("h1").first().textContent();
 const announced = (page: Page) => page.locator("#route-announcer").textContent();
@@ -129,13 +138,7 @@ describe("client navigation", () => {
     expect(location(page)).toBe("/");
 
     // A link to another page's #hash scrolls to that element once the page is shown.
-    await page.evaluate(() => {
-      const link = Object.assign(document.createElement("a"), {
-        href: "/twins/two#other-twin",
-        textContent: "Hash",
-      });
-      document.querySelector("footer")!.append(link);
-    });
+    await addLink(page, "/twins/two#other-twin", "Hash");
     await page.getByRole("link", { name: "Hash" }).click();
     await expect.poll(() => heading(page)).toBe("Twin two");
     expect(await scrolled(page)).toBeGreaterThan(50);
@@ -242,13 +245,7 @@ describe("client navigation", () => {
   it("shows the not-found page and a loader's error view client-side, with the digest", async () => {
     const { page, problems, context } = await openPage(browser);
     await openHome(page);
-    await page.evaluate(() => {
-      const link = Object.assign(document.createElement("a"), {
-        href: "/no/such/page",
-        textContent: "Nowhere",
-      });
-      document.querySelector("footer")!.append(link);
-    });
+    await addLink(page, "/no/such/page", "Nowhere");
     await page.getByRole("link", { name: "Nowhere" }).click();
     await expect.poll(() => heading(page)).toBe("Page not found");
     expect(location(page)).toBe("/no/such/page");
