@@ -1,10 +1,20 @@
 // Client-side navigation in Chromium: no document reloads, Back/Forward, scroll, focus, the
 // route announcer, intent prefetch, and the full-load fallback on version skew.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
+import type { Browser } from "playwright-core";
 import { launchBrowser, openPage } from "./support";
+import {
+  addLink,
+  announced,
+  focused,
+  heading,
+  location,
+  marker,
+  openHome,
+  recordPageData,
+  scrolled,
+  unexpected,
+} from "./navigation-helpers";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,56 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Page-data requests the page makes, as path + query without the `_data` marker. */
-function recordPageData(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("request", (request) => {
-    if (!request.headers()["x-page-data"]) return;
-    const url = new URL(request.url());
-    url.searchParams.delete("_data");
-    seen.push(url.pathname + url.search);
-  });
-  return seen;
-}
-
-/** Opens "/" and waits until React answers clicks; leaves a marker only this document has. */
-async function openHome(page: Page) {
-  await page.goto("/");
-  const counter = page.getByTestId("counter");
-  await expect
-    .poll(async () => {
-      await counter.click();
-      return counter.textContent();
-    })
-    .not.toBe("Clicked 0 times");
-  await page.evaluate(() => Object.assign(window, { __document: "first" }));
-}
-
-/** A link outside the page's own content (the footer), to reach addresses no page links to. */
-const addLink = (page: Page, href: string, text: string) =>
-  page.evaluate(
-    ([href, text]) => {
-      const link = Object.assign(document.createElement("a"), { href, textContent: text });
-      document.querySelector("footer")!.appendChild(link);
-    },
-    [href, text] as const,
-  );
-const marker = (page: Page) => page.evaluate(() => (window as { __document?: string }).__document);
-const heading = (page: Page) => page.locator("h1").first().textContent();
-const announced = (page: Page) => page.locator("#route-announcer").textContent();
-const focused = (page: Page) => page.evaluate(() => document.activeElement?.id);
-const scrolled = (page: Page) => page.evaluate(() => Math.round(scrollY));
-const location = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
-
-/** Chromium logs every non-2xx subresource; these answers are the point of the test. */
-const unexpected = (problems: string[], ...statuses: number[]) =>
-  problems.filter(
-    (p) =>
-      !statuses.some((s) =>
-        p.includes(`Failed to load resource: the server responded with a status of ${s}`),
-      ),
-  );
 
 describe("client navigation", () => {
   it("changes URL, title and content without reloading, announcing each page and focusing main", async () => {
@@ -208,57 +168,6 @@ describe("client navigation", () => {
     expect(await marker(page)).toBeUndefined();
     expect(statuses).toEqual([409]);
     expect(unexpected(problems, 409)).toEqual([]);
-    await context.close();
-  });
-
-  it("does a full page load of the target when the route's chunk fails to load", async () => {
-    const manifest = JSON.parse(
-      await readFile(path.resolve(import.meta.dirname, "../../dist/manifest.json"), "utf8"),
-    );
-    const chunk: string = manifest.routes["/twins/one"].module;
-    const { page, problems, context } = await openPage(browser);
-    await openHome(page);
-    await page.route(`**${chunk}`, (route) => route.abort(), { times: 1 });
-    await page.getByRole("link", { name: "Twins" }).click();
-    await page.waitForURL(/\/twins\/one$/);
-    await expect.poll(() => heading(page)).toBe("Twin one");
-    expect(await marker(page)).toBeUndefined();
-    expect(problems.filter((p) => !p.includes("net::ERR_FAILED"))).toEqual([]);
-    await context.close();
-  });
-
-  it("shows a slow page's progress bar while the old page stays, then the new page", async () => {
-    const { page, problems, context } = await openPage(browser);
-    await openHome(page);
-    await page.getByRole("link", { name: "Slow" }).first().click();
-    await page.locator(".progress").waitFor({ state: "attached" });
-    expect(await heading(page)).toBe("verge");
-    await expect.poll(() => heading(page), { timeout: 5000 }).toBe("Slow");
-    expect(await page.getByTestId("slow-value").isVisible()).toBe(true);
-    expect(await page.locator(".progress").count()).toBe(0);
-    await expect.poll(() => announced(page)).toBe("Slow");
-    expect(await marker(page)).toBe("first");
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
-  it("shows the not-found page and a loader's error view client-side, with the digest", async () => {
-    const { page, problems, context } = await openPage(browser);
-    await openHome(page);
-    await addLink(page, "/no/such/page", "Nowhere");
-    await page.getByRole("link", { name: "Nowhere" }).click();
-    await expect.poll(() => heading(page)).toBe("Page not found");
-    expect(location(page)).toBe("/no/such/page");
-    await expect.poll(() => announced(page)).toBe("Page not found");
-
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Errors" }).click();
-    await expect.poll(() => heading(page)).toBe("Errors");
-    await page.getByRole("link", { name: "/errors/loader" }).click();
-    await page.getByTestId("route-error").waitFor();
-    expect(location(page)).toBe("/errors/loader");
-    expect(await page.getByTestId("digest").textContent()).toMatch(/^[0-9a-z]{8,16}$/);
-    expect(await marker(page)).toBe("first");
-    expect(unexpected(problems, 404, 500)).toEqual([]);
     await context.close();
   });
 });
