@@ -11,4 +11,7 @@ export const routes = [
   page("/errors/loader", () => import("./pages/errors-loader")),
   page("/errors/render", () => import("./pages/errors-render")),
   page("/errors/stream", () => import("./pages/errors-stream")),
+  page("/twins", () => import("./pages/twins")),
+  page("/twins/one", () => import("./pages/twins-one")),
+  page("/twins/two", () => import("./pages/twins-two")),
 ];
