@@ -1,12 +1,6 @@
 // Checks an action request must pass before its body is read or any action code runs.
 import { HttpError } from "./errors";
-import {
-  FORM_MULTIPART,
-  FORM_URLENCODED,
-  JSON_MEDIA_TYPE,
-  MAX_ACTION_BODY_BYTES,
-  STATUS,
-} from "./protocol";
+import { FORM_MULTIPART, FORM_URLENCODED, JSON_MEDIA_TYPE, MAX_ACTION_BODY_BYTES, STATUS } from "./protocol";
 
 export type BodyType = typeof FORM_URLENCODED | typeof FORM_MULTIPART | typeof JSON_MEDIA_TYPE;
 

@@ -73,7 +73,11 @@ export async function actionResponse(c: AppContext): Promise<Response> {
   const outcome = await run(c, action, url, params, fields);
   if (isRedirect(outcome)) return redirected(c, outcome, script);
   if (isInvalid(outcome)) {
-    const failure: ActionFailure = { ok: false, fieldErrors: outcome.fieldErrors, values: typedValues(fields) };
+    const failure: ActionFailure = {
+      ok: false,
+      fieldErrors: outcome.fieldErrors,
+      values: typedValues(fields),
+    };
     return script ? c.json(failure, STATUS.unprocessable, NO_STORE) : rerender(c, url, failure);
   }
   if (!script) return c.redirect(url.pathname + url.search, STATUS.seeOther);

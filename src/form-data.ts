@@ -8,7 +8,10 @@ import type { Fields } from "./route-module";
  * The body's bytes, up to the limit. Past it the stream is cancelled and 413 thrown: a body
  * without Content-Length (or one that lies) is never read or buffered beyond 1 MiB.
  */
-export async function readLimited(request: Request, limit = MAX_ACTION_BODY_BYTES): Promise<Uint8Array<ArrayBuffer>> {
+export async function readLimited(
+  request: Request,
+  limit = MAX_ACTION_BODY_BYTES,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (request.body === null) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -3,11 +3,13 @@ import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "rea
 import { useFormState } from "./form";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id" | "defaultValue" | "value">;
-type TextareaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "defaultValue" | "value">;
+type TextareaProps = Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  "name" | "id" | "defaultValue" | "value"
+>;
 
 export type FieldProps = { name: string; label: ReactNode } & (
-  | ({ multiline?: false } & InputProps)
-  | ({ multiline: true } & TextareaProps)
+  ({ multiline?: false } & InputProps) | ({ multiline: true } & TextareaProps)
 );
 
 /**

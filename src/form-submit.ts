@@ -52,12 +52,17 @@ export async function submitForm(form: HTMLFormElement, actionName: string): Pro
       body: formBody(form),
     });
   } catch {
-    return { kind: "failed", message: "The server could not be reached. Check your connection and try again." };
+    return {
+      kind: "failed",
+      message: "The server could not be reached. Check your connection and try again.",
+    };
   }
   if (response.status === STATUS.notFound || response.status === STATUS.conflict) return { kind: "reload" };
   const answer = (await response.json().catch(() => null)) as ActionResponse | null;
   if (answer?.ok === true) {
-    return "redirect" in answer ? { kind: "redirect", location: answer.redirect } : { kind: "success", answer };
+    return "redirect" in answer
+      ? { kind: "redirect", location: answer.redirect }
+      : { kind: "success", answer };
   }
   if (answer && "fieldErrors" in answer) return { kind: "invalid", fieldErrors: answer.fieldErrors };
   const error = answer && "error" in answer ? (answer.error as { digest?: string; message?: string }) : null;

@@ -1,6 +1,14 @@
 // <Form>: a real HTML form posting to the page's own URL, enhanced after hydration to
 // submit with fetch and re-render the page from the action's answer (no reload).
-import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+} from "react";
 import { ACTION_FIELD, IDEMPOTENCY_FIELD, type ActionFailure, type FieldErrors } from "./protocol";
 import { useRouter } from "./router-context";
 import { submitForm } from "./form-submit";

@@ -31,7 +31,9 @@ export interface ActionArgs extends LoaderArgs {
  * A mutation: receives the parsed fields and returns a result (JSON values, sent to
  * JavaScript callers), `invalid(fieldErrors)`, or `redirect(location)`.
  */
-export type Action<R = unknown> = (args: ActionArgs) => R | Invalid | Redirect | Promise<R | Invalid | Redirect>;
+export type Action<R = unknown> = (
+  args: ActionArgs,
+) => R | Invalid | Redirect | Promise<R | Invalid | Redirect>;
 
 export type Actions = Record<string, Action>;
 

@@ -12,8 +12,7 @@ export interface TextRule {
 }
 
 export type Validated<S extends Record<string, TextRule>> =
-  | { ok: true; values: { [K in keyof S]: string } }
-  | { ok: false; fieldErrors: FieldErrors };
+  { ok: true; values: { [K in keyof S]: string } } | { ok: false; fieldErrors: FieldErrors };
 
 // C0 and C1 controls, DEL, the bidi overrides and isolates that can disguise text, and
 // lone surrogates (not text at all: the database would store them as U+FFFD).

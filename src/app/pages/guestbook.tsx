@@ -45,7 +45,10 @@ export const actions = {
       message: { label: "Message", max: MESSAGE_MAX, multiline: true },
     });
     if (!checked.ok) return invalid(checked.fieldErrors);
-    const id = await addEntry(env.DB, { ...checked.values, idempotencyKey: keyOf(fields[IDEMPOTENCY_FIELD]) });
+    const id = await addEntry(env.DB, {
+      ...checked.values,
+      idempotencyKey: keyOf(fields[IDEMPOTENCY_FIELD]),
+    });
     return { created: id !== null };
   },
 } satisfies Actions;
@@ -57,7 +60,8 @@ function Entry({ entry }: { entry: GuestbookEntry }) {
   return (
     <li className="entry" data-testid="entry">
       <p className="entry-meta">
-        <strong className="entry-name">{entry.name}</strong> <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
+        <strong className="entry-name">{entry.name}</strong>{" "}
+        <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
       </p>
       <p className="entry-message">{entry.message}</p>
     </li>
