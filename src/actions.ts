@@ -10,7 +10,7 @@ import { loadPage, settleDeferred } from "./page-load";
 import { renderDocument } from "./render";
 import { routes } from "./app/routes";
 import { matchRoute } from "./routing";
-import { isInvalid, isRedirect, type Action, type Fields, type Redirect } from "./route-module";
+import { isInvalid, isRedirect, redirect, type Action, type Fields, type Redirect } from "./route-module";
 import type { AppContext } from "./context";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -98,7 +98,15 @@ function pageRequest(c: AppContext, url: URL): Request {
 
 /** JavaScript success: the result and the page after the action, in one answer. */
 async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Response> {
-  const loaded = await loadPage(c, url, pageRequest(c, url));
+  let loaded: Awaited<ReturnType<typeof loadPage>>;
+  try {
+    loaded = await loadPage(c, url, pageRequest(c, url));
+  } catch (error) {
+    // The mutation is done; only reloading the page failed. Saying "failed" would invite a
+    // second submission, so report success and send the client to load the page itself.
+    c.var.capture(error);
+    loaded = redirect(url.pathname + url.search);
+  }
   if (isRedirect(loaded)) return redirected(c, loaded, true);
   const data = await settleDeferred(loaded.page.data, c.var.capture);
   const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data } };

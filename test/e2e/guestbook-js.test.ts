@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
 import { launchBrowser, openPage } from "./support";
 
 let browser: Browser;
@@ -38,6 +39,7 @@ describe("guestbook with JavaScript", () => {
   it("signs without a reload: one POST, no page-data GET, pending state shown, list updated", async () => {
     const { page, context, problems } = await openPage(browser);
     await openGuestbook(page);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
     await slowActions(page, 600);
     const requests: string[] = [];
     page.on("request", (r) => requests.push(`${r.method()} ${r.url()} ${r.headers()["x-page-data"] ?? ""}`));
@@ -102,6 +104,7 @@ describe("guestbook with JavaScript", () => {
     expect(await page.getByLabel("Message").inputValue()).toBe(message);
     expect(await page.getByLabel("Message").getAttribute("aria-invalid")).toBeNull();
     expect(await marker(page)).toBe("same document");
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
     expect(unexpected(problems)).toEqual([]);
     await context.close();
   });
