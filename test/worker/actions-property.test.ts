@@ -75,7 +75,7 @@ describe("the sign action under arbitrary input", () => {
         expect(response.status).toBeLessThan(500);
         expect([200, 303, 400, 403, 404, 413, 415, 422]).toContain(response.status);
       }),
-      { numRuns: 300 },
+      { numRuns: 250 },
     );
     const { results } = await env.DB.prepare("SELECT name, message FROM guestbook").all<{
       name: string;
@@ -92,5 +92,5 @@ describe("the sign action under arbitrary input", () => {
       expect(row.name).not.toMatch(INVALID_NAME);
       expect(row.message).not.toMatch(INVALID_MESSAGE);
     }
-  });
+  }, 60_000); // hundreds of requests: well past the default 5 s on a loaded machine
 });
