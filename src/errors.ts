@@ -1,7 +1,7 @@
 // The one place that turns errors into responses, by the kind of request that failed.
 import { SERVER_ERROR_TEXT } from "./error-views";
 import { clientManifest } from "./manifest";
-import { DATA_CACHE_CONTROL, PAGE_DATA_HEADER, STATUS } from "./protocol";
+import { ACTION_HEADER, DATA_CACHE_CONTROL, PAGE_DATA_HEADER, STATUS } from "./protocol";
 import type { AppContext } from "./context";
 import { htmlResponse } from "./http";
 
@@ -37,7 +37,9 @@ export function serverErrorPage(digest: string): string {
 }
 
 export function errorResponse(error: unknown, c: AppContext): Response {
-  const kind = c.var.log?.kind ?? "html";
+  const logged = c.var.log?.kind ?? "html";
+  // Only our client script sends X-Action: a plain HTML form post gets pages, not JSON.
+  const kind = logged === "action" && !c.req.header(ACTION_HEADER) ? "html" : logged;
   if (error instanceof HttpError) {
     const headers = error.extra.headers ?? {};
     if (kind === "data") {

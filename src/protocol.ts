@@ -16,6 +16,13 @@ export const ACTION_FIELD = "_action";
 /** Idempotency key field carried by forms that must not apply twice. */
 export const IDEMPOTENCY_FIELD = "_key";
 
+/** Action body types, by media type; anything else is refused with 415. */
+export const FORM_URLENCODED = "application/x-www-form-urlencoded";
+export const FORM_MULTIPART = "multipart/form-data";
+export const JSON_MEDIA_TYPE = "application/json";
+/** Largest action body accepted; past it, 413 without reading the rest. */
+export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
+
 /** id of the element whose JSON text is the page data the document was rendered with. */
 export const PAGE_DATA_SCRIPT_ID = "__verge_page";
 /** Attribute on the inline JSON that carries a deferred (streamed) value. */
@@ -101,4 +108,10 @@ export interface ActionError {
   reload?: boolean;
 }
 
-export type ActionResponse = ActionSuccess | ActionFailure | ActionError;
+/** A successful action that sends the visitor elsewhere: the client navigates there. */
+export interface ActionRedirect {
+  ok: true;
+  redirect: string;
+}
+
+export type ActionResponse = ActionSuccess | ActionRedirect | ActionFailure | ActionError;

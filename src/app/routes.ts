@@ -6,6 +6,7 @@ import { page } from "../route-module";
 // prettier-ignore
 export const routes = [
   page("/", () => import("./pages/home")),
+  page("/guestbook", () => import("./pages/guestbook")),
   page("/slow", () => import("./pages/slow")),
   page("/errors", () => import("./pages/errors")),
   page("/errors/loader", () => import("./pages/errors-loader")),
