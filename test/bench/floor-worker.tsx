@@ -4,7 +4,7 @@
 import { renderToReadableStream } from "react-dom/server";
 import { routes } from "../../src/app/routes";
 import Layout from "../../src/app/layout";
-import { PAGE_DATA_HEADER, PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
+import { ACTION_HEADER, PAGE_DATA_HEADER, PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
 import type { RouteModule } from "../../src/route-module";
 
 const byPath = new Map(routes.map((route) => [route.path, route]));
@@ -62,7 +62,15 @@ export default {
   },
 } satisfies ExportedHandler<Env>;
 
-/** The action round trip at its barest: run the page's action on the form, reload the page's data. */
+/** The action round trip at its barest: the page's action on the form's fields, then its data again. */
 async function signAndReload(module: RouteModule, request: Request, env: Env, ctx: ExecutionContext) {
-  return new Response("Not implemented", { status: 501 });
+  const action = module.actions?.[request.headers.get(ACTION_HEADER) ?? ""];
+  if (!action) return new Response("Not found", { status: 404 });
+  const url = new URL(request.url);
+  const fields: Record<string, string> = {};
+  for (const [name, value] of await request.formData()) if (typeof value === "string") fields[name] ??= value;
+  const result = await action({ request, url, params: {}, env, ctx, fields });
+  const data = await load(module, new Request(url), env, ctx);
+  const page = { route: url.pathname, params: {}, data, title: titleOf(module, data) };
+  return Response.json({ ok: true, result, page });
 }
