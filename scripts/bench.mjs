@@ -19,7 +19,8 @@ import {
 } from "./bench/workloads.mjs";
 import { bodyBytes, javascriptPerPage, workerBundle } from "./bench/sizes.mjs";
 import { measureTraps } from "./bench/traps.mjs";
-import { machine, record, summary } from "./bench/results.mjs";
+import { machine, record } from "./bench/results.mjs";
+import { summary } from "./bench/summary.mjs";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -30,6 +31,8 @@ const only = argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
   .split(",");
+/** A name for the run in BENCHMARKS.md, e.g. --title="after the performance pass". */
+const title = argv.find((a) => a.startsWith("--title="))?.slice("--title=".length);
 const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 const log = (line) => console.log(`[bench] ${line}`);
 /** A dot per measured second, so a long run shows it is alive. */
@@ -74,7 +77,7 @@ try {
   app = await start({ name: "app", config: appConfig, state: appState });
   const floor = await start({ name: "floor", config: floorConfig, state: floorState });
 
-  const run = { ...machine(argv), quick, startupMs: { app: app.startupMs, floor: floor.startupMs } };
+  const run = { ...machine(argv), title, quick, startupMs: { app: app.startupMs, floor: floor.startupMs } };
   run.bytes = {};
   for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
     run.bytes[page] = {
