@@ -3,7 +3,7 @@
 //   npm run bench                 default run (a few minutes), recorded
 //   npm run bench -- --quick      short smoke run, printed only (add --record to keep it)
 //   npm run bench -- --traps      also measures the known traps (development React, default logs)
-//   npm run bench -- --only=html-home,data-home   only these workloads (for a performance pass)
+//   npm run bench -- --only=html-home,data-home   only these workloads, printed only (--record keeps it)
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -25,8 +25,8 @@ import { summary } from "./bench/summary.mjs";
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const timing = quick
-  ? { durationS: 3, warmupS: 1, slowSamples: 2 }
-  : { durationS: 10, warmupS: 3, slowSamples: 5 };
+  ? { durationS: 3, warmupS: 1, rounds: 3, slowSamples: 2 }
+  : { durationS: 10, warmupS: 3, rounds: 5, slowSamples: 5 };
 const only = argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
@@ -35,8 +35,8 @@ const only = argv
 const title = argv.find((a) => a.startsWith("--title="))?.slice("--title=".length);
 const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 const log = (line) => console.log(`[bench] ${line}`);
-/** A dot per measured second, so a long run shows it is alive. */
-const progress = (second, of) => process.stdout.write(second < of ? "." : ".\n");
+/** A dot per round, so a long run shows it is alive. */
+const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
 
 const appConfig = path.join(root, "wrangler.toml");
 const floorConfig = path.join(root, "test/bench/wrangler.toml");
@@ -77,7 +77,13 @@ try {
   app = await start({ name: "app", config: appConfig, state: appState });
   const floor = await start({ name: "floor", config: floorConfig, state: floorState });
 
-  const run = { ...machine(argv), title, quick, startupMs: { app: app.startupMs, floor: floor.startupMs } };
+  const run = {
+    ...machine(argv),
+    title,
+    quick,
+    timing,
+    startupMs: { app: app.startupMs, floor: floor.startupMs },
+  };
   run.bytes = {};
   for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
     run.bytes[page] = {
@@ -95,17 +101,20 @@ try {
       continue;
     }
     const entry = { label: workload.label };
-    for (const server of workload.floor ? [app, floor] : [app]) {
-      log(`${workload.label} on ${server.name}: ${timing.warmupS} s warm-up, ${timing.durationS} s measured`);
-      const result = await measure(server, workload, { ...timing, progress });
-      entry[server.name] = result;
+    const servers = workload.floor ? [app, floor] : [app];
+    log(
+      `${workload.label}: ${timing.warmupS} s warm-up, then ${timing.durationS} s on ${servers.map((s) => s.name).join(" and ")} in ${timing.rounds} alternating windows`,
+    );
+    const results = await measure(servers, workload, { ...timing, progress });
+    servers.forEach((server, i) => {
+      const result = (entry[server.name] = results[i]);
       log(
-        `  ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+        `  ${server.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
           `worker CPU ${result.cpuMs.worker.toFixed(2)} ms/req (proxy ${result.cpuMs.proxy.toFixed(2)}, ` +
           `wrangler ${result.cpuMs.node.toFixed(2)})` +
           (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ""),
       );
-    }
+    });
     run.workloads[workload.id] = entry;
   }
 
@@ -123,7 +132,7 @@ try {
   run.workerBundle = await workerBundle();
 
   console.log("\n" + summary(run));
-  if (!quick || argv.includes("--record")) {
+  if ((!quick && !only) || argv.includes("--record")) {
     await record(run);
     log("recorded in BENCHMARKS.md, bench/history.json and bench/ratios.svg");
   }

@@ -7,47 +7,61 @@ export const CONNECTIONS = 8;
 
 function run(options) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-    if (options.onTick) instance.on("tick", options.onTick);
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
-/**
- * One measured run of `workload` against `server`: `warmupS` seconds unmeasured (JIT, caches,
- * D1 pages), then `durationS` seconds with /proc CPU read before and after.
- */
-export async function measure(server, workload, { durationS, warmupS, progress }) {
-  const options = {
+function optionsFor(server, workload) {
+  return {
     url: server.url + workload.path,
     connections: CONNECTIONS,
     pipelining: 1,
     method: workload.method ?? "GET",
     headers: { ...workload.headers, ...(workload.origin ? { origin: server.url } : {}) },
     requests: workload.setupRequest ? [{ setupRequest: workload.setupRequest }] : undefined,
-    // Stream the whole body: time to last byte, as a browser would.
     timeout: 20,
   };
-  await run({ ...options, duration: warmupS });
+}
+
+/** One window of load on one server, with the CPU each of its processes used meanwhile. */
+async function window(server, workload, seconds) {
   const before = sampleCpu(server.processes);
-  let seconds = 0;
-  const result = await run({
-    ...options,
-    duration: durationS,
-    onTick: () => seconds < durationS && progress?.(++seconds, durationS),
-  });
+  const result = await run({ ...optionsFor(server, workload), duration: seconds });
   const after = sampleCpu(server.processes);
-  if (seconds < durationS) progress?.(durationS, durationS);
-  const requests = result.requests.total;
-  const cpuPerRequest = Object.fromEntries(
-    Object.keys(before).map((role) => [role, (after[role] - before[role]) / requests]),
-  );
-  return {
-    requests,
-    rps: requests / (result.duration || durationS),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    cpuMs: cpuPerRequest,
-  };
+  const cpu = Object.fromEntries(Object.keys(before).map((role) => [role, after[role] - before[role]]));
+  return { result, cpu };
+}
+
+/**
+ * Measures `workload` on each of `servers`: a warm-up each (JIT, caches, D1 pages), then
+ * `durationS` seconds each, cut into `rounds` windows that alternate between the servers, so a
+ * burst of load from elsewhere on the machine falls on both alike. CPU is read from /proc.
+ */
+export async function measure(servers, workload, { durationS, warmupS, rounds, progress }) {
+  if (warmupS > 0)
+    for (const server of servers) await run({ ...optionsFor(server, workload), duration: warmupS });
+  const windows = new Map(servers.map((server) => [server, []]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const server of servers)
+      windows.get(server).push(await window(server, workload, durationS / rounds));
+    progress?.(round, rounds);
+  }
+  return servers.map((server) => {
+    const list = windows.get(server);
+    const sum = (pick) => list.reduce((total, w) => total + pick(w), 0);
+    const requests = sum((w) => w.result.requests.total);
+    const median = (pick) => list.map(pick).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+    return {
+      requests,
+      rps: requests / sum((w) => w.result.duration),
+      // Percentiles do not add up across windows: the median window's p50, the worst window's p99.
+      p50: median((w) => w.result.latency.p50),
+      p99: Math.max(...list.map((w) => w.result.latency.p99)),
+      errors: sum((w) => w.result.errors + w.result.timeouts),
+      non2xx: sum((w) => w.result.non2xx),
+      cpuMs: Object.fromEntries(
+        Object.keys(list[0].cpu).map((role) => [role, sum((w) => w.cpu[role]) / requests]),
+      ),
+    };
+  });
 }

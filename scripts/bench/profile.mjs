@@ -39,11 +39,11 @@ try {
       socket.send(JSON.stringify({ id, method, params }));
     });
   const workload = { path: target, headers: data ? { "x-page-data": "1" } : {} };
-  await measure(server, workload, { durationS: 2, warmupS: 1 });
+  await measure([server], workload, { durationS: 2, warmupS: 1, rounds: 1 });
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: 100 });
   await send("Profiler.start");
-  const result = await measure(server, workload, { durationS: Number(seconds), warmupS: 0 });
+  const [result] = await measure([server], workload, { durationS: Number(seconds), warmupS: 0, rounds: 1 });
   const { profile } = await send("Profiler.stop");
   const file = path.join(os.tmpdir(), `verge-${floor ? "floor" : "app"}.cpuprofile`);
   await writeFile(file, JSON.stringify(profile));

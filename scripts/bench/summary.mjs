@@ -71,7 +71,10 @@ const kb = (n) => `${(n / KB).toFixed(1)}`;
 export function summary(run) {
   const m = run.machine;
   const r = ratios(run);
-  const load = run.quick ? "3 s after a 1 s warm-up (--quick)" : "10 s after a 3 s warm-up";
+  const t = run.timing;
+  const load = t
+    ? `${t.durationS} s per server in ${t.rounds} windows alternating between app and floor, after a ${t.warmupS} s warm-up${run.quick ? " (--quick)" : ""}`
+    : "10 s per server after a 3 s warm-up";
   const workloadRows = Object.entries(run.workloads).map(([id, w]) => {
     if (w.unavailable) return [w.label, "unavailable", "", "", "", "", "", "", "", ""];
     const a = w.app;

@@ -21,7 +21,7 @@ export async function measureTraps({ config, appState, timing, start, stopAll, l
   for (const variant of variants) {
     log(`trap: ${variant.name}`);
     const server = await start({ name: "trap", config, state: appState, ...variant.options });
-    const result = await measure(server, workload, { ...timing, progress: null });
+    const [result] = await measure([server], workload, { ...timing, progress: null });
     await stopAll();
     rows.push(
       `| ${variant.name} | ${Math.round(result.rps)} (${(result.rps / base.rps).toFixed(2)}x) | ` +
