@@ -28,7 +28,7 @@ export interface RelayCall {
 
 /** POSTs (by default) to /monitoring through the real app in workerd, with `vars` over the env. */
 export async function relay(
-  init: RequestInit & { headers?: Record<string, string> },
+  init: Omit<RequestInit, "headers"> & { headers?: Record<string, string>; duplex?: "half" },
   vars: Partial<Env> = {},
 ): Promise<RelayCall> {
   const lines: string[] = [];

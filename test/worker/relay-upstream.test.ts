@@ -5,13 +5,13 @@ import { base64, control, dsnFor, envelope, received, relay } from "./relay-supp
 /** Each test talks to its own project, so ingest modes set for one do not affect another. */
 const varsFor = (project: number, extra: Partial<Env> = {}) => ({ SENTRY_DSN: dsnFor(project), ...extra });
 
-async function gzip(text: Uint8Array): Promise<Uint8Array> {
+async function gzip(text: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** An envelope with a binary attachment holding every byte value, newlines included. */
-function binaryEnvelope(project: number): Uint8Array {
+function binaryEnvelope(project: number): Uint8Array<ArrayBuffer> {
   const bytes = Uint8Array.from({ length: 512 }, (_, i) => i % 256);
   const head = new TextEncoder().encode(
     envelope(dsnFor(project), `{"type":"attachment","length":${bytes.length},"filename":"b.bin"}\n`),

@@ -75,7 +75,7 @@ describe("relay refusals", () => {
         sent += chunk.byteLength;
       },
     });
-    const { response } = await relay({ body, duplex: "half" } as RequestInit, vars);
+    const { response } = await relay({ body, duplex: "half" }, vars);
     expect(response.status).toBe(413);
     expect(sent).toBeLessThan(2 * 1024 * 1024);
     expect(await received(PROJECT)).toEqual([]);
