@@ -72,6 +72,15 @@ export interface PageData {
   error?: ErrorPayload;
   /** Set when a plain-HTML action failed validation: field errors and typed values. */
   actionData?: ActionFailure;
+  /** Browser error reporting (the document's embedded page data only); absent: the reporter stays off. */
+  reporter?: ReporterConfig;
+}
+
+export interface ReporterConfig {
+  /** The public DSN the envelopes name. */
+  dsn: string;
+  /** The same-site relay path envelopes are posted to. */
+  tunnel: string;
 }
 
 export interface ErrorPayload {

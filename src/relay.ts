@@ -6,8 +6,9 @@ import {
   SENTRY_FORWARDED_FOR_HEADER,
   SENTRY_RATE_LIMITS_HEADER,
   STATUS,
+  type ReporterConfig,
 } from "./protocol";
-import { allowedDsn, envelopeUrl, parseDsn, type Dsn } from "./sentry-dsn";
+import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
 import { countingStream, readFirstLine, TooLargeError } from "./envelope-stream";
 import type { AppContext } from "./context";
 
@@ -22,6 +23,12 @@ export const RELAY_RETRY_AFTER_S = 60;
 
 export function relayPath(env: Env): string {
   return env.SENTRY_RELAY_PATH || DEFAULT_RELAY_PATH;
+}
+
+/** What the browser reporter needs, from server config: undefined (reporter off) without a DSN. */
+export function reporterConfig(env: Env): ReporterConfig | undefined {
+  const dsn = parseDsn(env.SENTRY_DSN);
+  return dsn ? { dsn: publicDsn(dsn), tunnel: relayPath(env) } : undefined;
 }
 
 const refuse = (status: number, message: string, headers?: Record<string, string>) =>
