@@ -1,6 +1,7 @@
 // The browser error reporter's first-paint stub: catches errors, dedupes and caps them, and
 // loads the envelope writer (client/envelope.ts) only when there is something to send.
 import { PAGE_DATA_SCRIPT_ID, type PageData } from "../src/protocol";
+import { isChunkLoadError } from "../src/stale-chunk";
 
 /** At most this many reports per page view. */
 export const MAX_REPORTS = 10;
@@ -20,7 +21,8 @@ let blockedUntil = 0;
 
 /** Sends `error` to Sentry through the relay; `mechanism` says how it was caught. */
 export function report(error: unknown, mechanism: string): void {
-  if (!config || sent >= MAX_REPORTS || Date.now() < blockedUntil) return;
+  // A failed chunk load is version skew, answered by a full page load: not a bug to report.
+  if (!config || sent >= MAX_REPORTS || Date.now() < blockedUntil || isChunkLoadError(error)) return;
   const key =
     error instanceof Error
       ? `${error.name}:${error.message}:${error.stack?.split("\n", 2)[1]}`

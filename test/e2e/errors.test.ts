@@ -82,6 +82,28 @@ describe("server failure", () => {
   });
 });
 
+describe("failure inside a Suspense boundary", () => {
+  it("/errors/stream keeps status 200, shows the error view in place, and the page hydrates without errors", async () => {
+    const { page, context, problems } = await openPage(browser);
+    const response = await page.goto("/errors/stream");
+    expect(response?.status()).toBe(200);
+    const section = page.getByTestId("route-error");
+    await expect.poll(() => section.isVisible()).toBe(true);
+    expect(await section.getByTestId("digest").textContent()).toMatch(/^[0-9a-z]{8,16}$/);
+    expect(await page.locator("h1").textContent()).toBe("Stream error");
+    expect(await page.getByTestId("app-error").count()).toBe(0);
+    await page.waitForLoadState("networkidle");
+    expect(problems).toEqual([]);
+    // Already reported by the server; the browser sends nothing of its own.
+    await page.waitForTimeout(500);
+    const fromBrowser = (await envelopes()).filter(
+      (e) => e.header.sdk && (e.header.sdk as { name: string }).name === "verge.reporter",
+    );
+    expect(fromBrowser).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("browser reporter limits", () => {
   /** Throws `count` uncaught errors in the page (each from its own timer, as a real bug would). */
   const throwInPage = (page: import("playwright-core").Page, messages: string[]) =>
