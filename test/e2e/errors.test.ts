@@ -62,6 +62,27 @@ describe("client render failure", () => {
   });
 });
 
+describe("hydration mismatch", () => {
+  it("is reported through /monitoring and not shown", async () => {
+    const { page, context } = await openPage(browser);
+    // The server's HTML is altered on the way, so the browser's first render differs from it.
+    await page.route("**/errors", async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace("<h1>Errors</h1>", "<h1>Errorz</h1>");
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto("/errors");
+    await expect.poll(async () => (await envelopes()).length, { timeout: 10_000 }).toBe(1);
+    const exception = eventOf((await envelopes())[0]!)!.exception.values[0];
+    expect(exception.mechanism.type).toBe("react.recoverable");
+    // Production React names the error by code: #418 is a hydration mismatch.
+    expect(exception.value).toMatch(/React error #418|hydrat/i);
+    expect(await page.locator("h1").textContent()).toBe("Errors");
+    expect(await page.getByTestId("app-error").count()).toBe(0);
+    await context.close();
+  });
+});
+
 describe("server failure", () => {
   it("/errors/loader shows a digest equal to the Sentry event's digest tag and the log line's digest", async () => {
     const { page, context } = await openPage(browser);
