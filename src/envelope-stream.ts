@@ -7,24 +7,33 @@ export class TooLargeError extends Error {
   }
 }
 
-/** Passes bytes through, counting them; errors the stream once more than `limit` went by. */
-export function countingStream(limit: number): {
-  stream: TransformStream<Uint8Array, Uint8Array>;
+/**
+ * `body`, counting its bytes; errors once more than `limit` went by. Pull-based rather
+ * than a pipe, so an overflow is one error on this stream and nothing left unhandled.
+ */
+export function countedBody(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): {
+  stream: ReadableStream<Uint8Array>;
   count(): number;
   /** Aborted when the limit is passed, so a request already streaming the body stops too. */
   signal: AbortSignal;
 } {
   let bytes = 0;
   const overflow = new AbortController();
-  const stream = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      bytes += chunk.byteLength;
-      if (bytes > limit) {
-        const error = new TooLargeError(limit);
-        overflow.abort();
-        controller.error(error);
-      } else controller.enqueue(chunk);
+  const reader = body.getReader();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      bytes += value.byteLength;
+      if (bytes <= limit) return controller.enqueue(value);
+      overflow.abort();
+      reader.cancel().catch(() => {});
+      controller.error(new TooLargeError(limit));
     },
+    cancel: (reason) => reader.cancel(reason),
   });
   return { stream, count: () => bytes, signal: overflow.signal };
 }

@@ -9,7 +9,7 @@ import {
   type ReporterConfig,
 } from "./protocol";
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
-import { countingStream, readFirstLine, TooLargeError } from "./envelope-stream";
+import { countedBody, readFirstLine, TooLargeError } from "./envelope-stream";
 import type { AppContext } from "./context";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
@@ -70,8 +70,9 @@ async function checkRateLimit(c: AppContext, ip: string) {
 }
 
 export async function relayResponse(c: AppContext): Promise<Response> {
-  if (c.req.method !== "POST") throw refuse(STATUS.methodNotAllowed, "Method Not Allowed", { Allow: "POST" });
+  // Without a DSN the route does not exist, whatever the method.
   if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
+  if (c.req.method !== "POST") throw refuse(STATUS.methodNotAllowed, "Method Not Allowed", { Allow: "POST" });
   const ip = c.req.header("CF-Connecting-IP");
   await checkRateLimit(c, ip ?? "unknown");
   const declared = Number(c.req.header("Content-Length") ?? NaN);
@@ -80,10 +81,10 @@ export async function relayResponse(c: AppContext): Promise<Response> {
   const body = c.req.raw.body;
   if (!body) throw refuse(STATUS.badRequest, "Empty envelope");
 
-  const counter = countingStream(MAX_ENVELOPE_BYTES);
+  const counter = countedBody(body, MAX_ENVELOPE_BYTES);
   const gzip = /^\s*gzip\s*$/i.test(c.req.header("Content-Encoding") ?? "");
   // One branch is read as far as the header line; the other goes upstream untouched.
-  const [forHeader, forUpstream] = body.pipeThrough(counter.stream).tee();
+  const [forHeader, forUpstream] = counter.stream.tee();
   // The cast: the DOM lib and workers types disagree on DecompressionStream's chunk type.
   const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
   const headerSource = gzip ? forHeader.pipeThrough(gunzip) : forHeader;
