@@ -108,7 +108,8 @@ export async function relayResponse(c: AppContext): Promise<Response> {
     upstream = await fetch(envelopeUrl(target.upstream), {
       method: "POST",
       headers,
-      body: forUpstream,
+      // A declared length goes upstream too (not chunked); a body that differs from it fails.
+      body: declared >= 0 ? forUpstream.pipeThrough(new FixedLengthStream(declared)) : forUpstream,
       redirect: "manual",
       // Without the overflow signal a body that errors midway would end as if complete.
       signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),

@@ -28,7 +28,11 @@ describe("relay forwarding", () => {
     const { response, lines } = await relay(
       {
         body,
-        headers: { "Content-Type": "application/x-sentry-envelope", "CF-Connecting-IP": "203.0.113.7" },
+        headers: {
+          "Content-Type": "application/x-sentry-envelope",
+          "CF-Connecting-IP": "203.0.113.7",
+          "Content-Length": String(body.length), // as the browser sends it
+        },
       },
       varsFor(31),
     );
@@ -36,6 +40,7 @@ describe("relay forwarding", () => {
     const [got] = await received(31);
     expect(got!.raw).toBe(base64(body));
     expect(got!.headers["x-sentry-forwarded-for"]).toBe("203.0.113.7");
+    expect(got!.headers["content-length"]).toBe(String(body.length));
     expect(got!.items.map((item) => item.header.type)).toEqual(["event", "attachment"]);
     const eventId = got!.header.event_id;
     expect(await response.json()).toEqual({ id: eventId });
