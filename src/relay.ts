@@ -69,6 +69,62 @@ async function checkRateLimit(c: AppContext, ip: string) {
   }
 }
 
+/** Where the relay sends an envelope, from its header line; the body is left for forwarding. */
+interface ReadEnvelope {
+  upstream: Dsn;
+  eventId: unknown;
+  body: ReadableStream<Uint8Array>;
+  gzip: boolean;
+  counter: ReturnType<typeof countedBody>;
+}
+
+async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Promise<ReadEnvelope> {
+  const counter = countedBody(body, MAX_ENVELOPE_BYTES);
+  const gzip = /^\s*gzip\s*$/i.test(c.req.header("Content-Encoding") ?? "");
+  // One branch is read as far as the header line; the other goes upstream untouched.
+  const [forHeader, forUpstream] = counter.stream.tee();
+  // The cast: the DOM lib and workers types disagree on DecompressionStream's chunk type.
+  const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
+  try {
+    const target = await envelopeTarget(c, gzip ? forHeader.pipeThrough(gunzip) : forHeader);
+    return { ...target, body: forUpstream, gzip, counter };
+  } catch (error) {
+    forUpstream.cancel().catch(() => {});
+    throw error;
+  }
+}
+
+async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undefined, declared: number) {
+  const headers = new Headers({
+    "Content-Type": c.req.header("Content-Type") ?? "application/x-sentry-envelope",
+  });
+  if (envelope.gzip) headers.set("Content-Encoding", "gzip");
+  if (ip) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
+  const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
+  const { counter } = envelope;
+  try {
+    return await fetch(envelopeUrl(envelope.upstream), {
+      method: "POST",
+      headers,
+      // A declared length goes upstream too (not chunked); a body that differs from it fails.
+      body: declared >= 0 ? envelope.body.pipeThrough(new FixedLengthStream(declared)) : envelope.body,
+      redirect: "manual",
+      // Without the overflow signal a body that errors midway would end as if complete.
+      signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),
+    });
+  } catch (error) {
+    if (error instanceof TooLargeError || counter.count() > MAX_ENVELOPE_BYTES) {
+      throw refuse(STATUS.payloadTooLarge, "Envelope too large");
+    }
+    if (error instanceof DOMException && error.name === "TimeoutError") {
+      throw refuse(STATUS.gatewayTimeout, "Sentry did not answer in time");
+    }
+    throw refuse(STATUS.badGateway, "Sentry is unreachable");
+  } finally {
+    c.var.log.fields = { ...c.var.log.fields, bytes: counter.count() };
+  }
+}
+
 export async function relayResponse(c: AppContext): Promise<Response> {
   // Without a DSN the route does not exist, whatever the method.
   if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
@@ -78,53 +134,11 @@ export async function relayResponse(c: AppContext): Promise<Response> {
   const declared = Number(c.req.header("Content-Length") ?? NaN);
   // Refused before reading: the unread body is dropped with the response.
   if (declared > MAX_ENVELOPE_BYTES) throw refuse(STATUS.payloadTooLarge, "Envelope too large");
-  const body = c.req.raw.body;
-  if (!body) throw refuse(STATUS.badRequest, "Empty envelope");
+  if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");
 
-  const counter = countedBody(body, MAX_ENVELOPE_BYTES);
-  const gzip = /^\s*gzip\s*$/i.test(c.req.header("Content-Encoding") ?? "");
-  // One branch is read as far as the header line; the other goes upstream untouched.
-  const [forHeader, forUpstream] = counter.stream.tee();
-  // The cast: the DOM lib and workers types disagree on DecompressionStream's chunk type.
-  const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
-  const headerSource = gzip ? forHeader.pipeThrough(gunzip) : forHeader;
-  let target: Awaited<ReturnType<typeof envelopeTarget>>;
-  try {
-    target = await envelopeTarget(c, headerSource);
-  } catch (error) {
-    forUpstream.cancel().catch(() => {});
-    throw error;
-  }
-  c.var.log.fields = { project: target.upstream.project, event_id: target.eventId ?? null };
-
-  const headers = new Headers({
-    "Content-Type": c.req.header("Content-Type") ?? "application/x-sentry-envelope",
-  });
-  if (gzip) headers.set("Content-Encoding", "gzip");
-  if (ip) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
-  const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
-  let upstream: Response;
-  try {
-    upstream = await fetch(envelopeUrl(target.upstream), {
-      method: "POST",
-      headers,
-      // A declared length goes upstream too (not chunked); a body that differs from it fails.
-      body: declared >= 0 ? forUpstream.pipeThrough(new FixedLengthStream(declared)) : forUpstream,
-      redirect: "manual",
-      // Without the overflow signal a body that errors midway would end as if complete.
-      signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),
-    });
-  } catch (error) {
-    c.var.log.fields.bytes = counter.count();
-    if (error instanceof TooLargeError || counter.count() > MAX_ENVELOPE_BYTES) {
-      throw refuse(STATUS.payloadTooLarge, "Envelope too large");
-    }
-    if (error instanceof DOMException && error.name === "TimeoutError") {
-      throw refuse(STATUS.gatewayTimeout, "Sentry did not answer in time");
-    }
-    throw refuse(STATUS.badGateway, "Sentry is unreachable");
-  }
-  c.var.log.fields.bytes = counter.count();
+  const envelope = await readEnvelope(c, c.req.raw.body);
+  c.var.log.fields = { project: envelope.upstream.project, event_id: envelope.eventId ?? null };
+  const upstream = await forward(c, envelope, ip, declared);
   c.var.log.fields.upstream_status = upstream.status;
   // A redirect is not followed, and not handed to the browser (which would follow it).
   if (upstream.status >= 300 && upstream.status < 400) {
