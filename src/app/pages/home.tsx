@@ -20,6 +20,11 @@ const EXAMPLES = [
     name: "Errors",
     about: "ways to fail on purpose, to see the fallbacks and their digests",
   },
+  {
+    href: "/twins",
+    name: "Twins",
+    about: "two pages that share a title, which the route announcer still tells apart",
+  },
 ];
 
 export default function Home(_: PageProps) {
