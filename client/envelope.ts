@@ -1,6 +1,30 @@
-// The browser's Sentry envelope writer, loaded on demand by client/reporter.ts: turns an error
-// into an event (type, message, stack frames), posts it to the relay, and reads rate limits.
-import { RETRY_AFTER_HEADER, SENTRY_RATE_LIMITS_HEADER, STATUS, type ReporterConfig } from "../src/protocol";
+// The browser's reporter proper, loaded on demand by client/reporter.ts: dedupes and caps
+// reports, writes each as a Sentry envelope (type, message, stack frames), posts it to the
+// relay, and backs off when told to (429, X-Sentry-Rate-Limits).
+import { PAGE_DATA_SCRIPT_ID, STATUS, type PageData, type ReporterConfig } from "../src/protocol";
+import { RETRY_AFTER_HEADER, SENTRY_RATE_LIMITS_HEADER } from "../src/sentry-headers";
+
+/** At most this many reports per page view. */
+export const MAX_REPORTS = 10;
+
+const page = JSON.parse(document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "{}") as PageData;
+const seen = new Set<unknown>();
+let sent = 0;
+/** Set from a 429 or X-Sentry-Rate-Limits answer: nothing is sent before this time (ms). */
+let blockedUntil = 0;
+
+export async function report(error: unknown, mechanism: string): Promise<void> {
+  if (!page.reporter || sent >= MAX_REPORTS || Date.now() < blockedUntil) return;
+  const key =
+    error instanceof Error
+      ? `${error.name}:${error.message}:${error.stack?.split("\n", 2)[1]}`
+      : String(error);
+  if (seen.has(error) || seen.has(key)) return;
+  seen.add(error).add(key);
+  sent++;
+  const retryAfterSeconds = await sendEvent(page.reporter, error, mechanism, page.build);
+  if (retryAfterSeconds > 0) blockedUntil = Date.now() + retryAfterSeconds * 1000;
+}
 
 interface Frame {
   function?: string;
@@ -39,7 +63,7 @@ function exceptionOf(error: unknown, mechanism: string) {
     type: isError ? error.name : "Error",
     value: isError ? error.message : String(error),
     ...(frames.length > 0 ? { stacktrace: { frames } } : {}),
-    mechanism: { type: mechanism, handled: mechanism === "react.caught" },
+    mechanism: { type: mechanism, handled: mechanism === "react" },
   };
 }
 

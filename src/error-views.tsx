@@ -1,6 +1,5 @@
 // What a visitor sees when something fails: texts fixed by DESIGN.md, never a message or stack.
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { isChunkLoadError } from "./stale-chunk";
 
 export const SERVER_ERROR_TEXT =
   "Application error: a server-side exception has occurred (see the server logs for more information).";
@@ -46,20 +45,6 @@ export function ClientErrorView({ digest }: { digest?: string }) {
   );
 }
 
-const RELOADED_KEY = "verge:chunk-reload";
-
-/** True when the page may reload for a failed chunk: once per URL per 10 s, never in a loop. */
-function claimChunkReload(): boolean {
-  try {
-    const [url, at] = JSON.parse(sessionStorage.getItem(RELOADED_KEY) ?? "[]") as [string?, number?];
-    if (url === location.href && Date.now() - (at ?? 0) < 10_000) return false;
-    sessionStorage.setItem(RELOADED_KEY, JSON.stringify([location.href, Date.now()]));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 interface BoundaryProps {
   children: ReactNode;
   /** Hands the error to the browser reporter. */
@@ -70,25 +55,19 @@ interface BoundaryProps {
  * The root error boundary. A class because React offers error boundaries only as
  * class components; it is the one class in the codebase that is not an Error.
  */
-export class RootErrorBoundary extends Component<BoundaryProps, { error: unknown; reloading: boolean }> {
-  override state = { error: null as unknown, reloading: false };
+export class RootErrorBoundary extends Component<BoundaryProps, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
 
   static getDerivedStateFromError(error: unknown) {
-    return { error, reloading: isChunkLoadError(error) };
+    return { error };
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
-    // A stale chunk is not an application error: a full page load fetches the current build.
-    if (this.state.reloading) {
-      if (claimChunkReload()) return location.reload();
-      this.setState({ reloading: false });
-    }
     this.props.onError?.(error, info);
   }
 
   override render() {
     if (this.state.error === null) return this.props.children;
-    if (this.state.reloading) return null;
     const digest = (this.state.error as { digest?: unknown }).digest;
     return <ClientErrorView digest={typeof digest === "string" ? digest : undefined} />;
   }

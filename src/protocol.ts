@@ -30,11 +30,8 @@ export const DEFERRED_ATTR = "data-deferred";
 /** id of the visually hidden live region that announces client-side navigations. */
 export const ANNOUNCER_ID = "route-announcer";
 
-/** Sentry's rate-limit answer header, passed back by the relay so the browser reporter backs off. */
-export const SENTRY_RATE_LIMITS_HEADER = "X-Sentry-Rate-Limits";
-export const RETRY_AFTER_HEADER = "Retry-After";
-/** The visitor's IP, sent upstream by the relay (Sentry reads it instead of the worker's). */
-export const SENTRY_FORWARDED_FOR_HEADER = "X-Sentry-Forwarded-For";
+// Sentry's headers (relay and browser reporter) are in ./sentry-headers.ts: a module of their
+// own keeps them out of the browser's first-paint chunk (esbuild splits by module).
 
 export const STATUS = {
   ok: 200,

@@ -1,13 +1,8 @@
 // The same-site relay for browser Sentry envelopes: checks the envelope's DSN against
 // configuration and streams the body, byte for byte, to the ingest URL built from that config.
 import { HttpError } from "./errors";
-import {
-  RETRY_AFTER_HEADER,
-  SENTRY_FORWARDED_FOR_HEADER,
-  SENTRY_RATE_LIMITS_HEADER,
-  STATUS,
-  type ReporterConfig,
-} from "./protocol";
+import { STATUS, type ReporterConfig } from "./protocol";
+import { RETRY_AFTER_HEADER, SENTRY_FORWARDED_FOR_HEADER, SENTRY_RATE_LIMITS_HEADER } from "./sentry-headers";
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
 import { countedBody, readFirstLine, TooLargeError } from "./envelope-stream";
 import type { AppContext } from "./context";
