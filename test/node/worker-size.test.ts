@@ -1,5 +1,5 @@
 // The worker's byte budget from issue 6 (the client's is in client-size.test.ts): what
-// `wrangler deploy` would upload stays under 130 KB gzip.
+// `wrangler deploy` would upload stays under 130 KB gzip (KiB, as wrangler itself reports sizes).
 import { describe, expect, it } from "vitest";
 import { workerBundle } from "../../scripts/bench/sizes.mjs";
 
