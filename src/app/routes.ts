@@ -11,4 +11,5 @@ export const routes = [
   page("/errors/loader", () => import("./pages/errors-loader")),
   page("/errors/render", () => import("./pages/errors-render")),
   page("/errors/stream", () => import("./pages/errors-stream")),
+  page("/echo", () => import("./pages/echo")),
 ];

@@ -20,6 +20,11 @@ const EXAMPLES = [
     name: "Errors",
     about: "ways to fail on purpose, to see the fallbacks and their digests",
   },
+  {
+    href: "/echo",
+    name: "Echo",
+    about: "a GET form whose input comes back in the page, its title and its data, safely escaped",
+  },
 ];
 
 export default function Home(_: PageProps) {
