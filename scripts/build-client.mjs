@@ -12,6 +12,8 @@ const dev = process.argv.includes("--dev");
 const watch = process.argv.includes("--watch");
 const outdir = path.join(root, "dist/client/assets");
 const manifestPath = path.join(root, "dist/manifest.json");
+/** esbuild's metafile (which inputs reached which chunk): test/node reads it. Outside dist/client: not served. */
+const metafilePath = path.join(root, "dist/client-metafile.json");
 const routesFile = path.join(root, "src/app/routes.ts");
 const ROUTE_LINE = /page\(\s*"([^"]+)"\s*,\s*\(\)\s*=>\s*import\(\s*"([^"]+)"\s*\)\s*\)/g;
 /** Modules that must never reach a browser: they hold loaders, actions, database access or secrets. */
@@ -111,6 +113,7 @@ async function writeManifest(result) {
     routes,
   };
   await writeFile(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+  await writeFile(metafilePath, JSON.stringify(result.metafile));
   // Drop files from earlier builds so dist/client holds exactly this build.
   const keep = new Set(Object.keys(outputs).map((f) => path.basename(f)));
   for (const name of await readdir(outdir)) {
