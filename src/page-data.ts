@@ -1,12 +1,19 @@
 // Page-data answers: the page's own URL with X-Page-Data, answered with the JSON the client renders from.
-import { BUILD_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM, STATUS, type RedirectPayload } from "./protocol";
+import {
+  BUILD_HEADER,
+  DATA_CACHE_CONTROL,
+  PAGE_DATA_HEADER,
+  PAGE_DATA_PARAM,
+  STATUS,
+  type RedirectPayload,
+} from "./protocol";
 import { loadPage, settleDeferred } from "./page-load";
 import { isRedirect } from "./route-module";
 import { clientManifest } from "./manifest";
 import { HttpError } from "./errors";
 import type { AppContext } from "./context";
 
-export const DEFAULT_DATA_CACHE_CONTROL = "private, no-store";
+export const DEFAULT_DATA_CACHE_CONTROL = DATA_CACHE_CONTROL;
 
 /** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
 export function pageUrl(request: Request): URL {

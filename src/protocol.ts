@@ -5,6 +5,8 @@
 export const PAGE_DATA_HEADER = "X-Page-Data";
 /** Query parameter the client adds to page-data URLs so shared caches that ignore Vary keep them apart. */
 export const PAGE_DATA_PARAM = "_data";
+/** Cache-Control of page-data answers, unless the route sets its own: they are per visitor and current. */
+export const DATA_CACHE_CONTROL = "private, no-store";
 /** The client's build id, sent with every page-data and action request. */
 export const BUILD_HEADER = "X-Build";
 /** Action name for requests made by JavaScript. */
@@ -13,6 +15,13 @@ export const ACTION_HEADER = "X-Action";
 export const ACTION_FIELD = "_action";
 /** Idempotency key field carried by forms that must not apply twice. */
 export const IDEMPOTENCY_FIELD = "_key";
+
+/** Action body types, by media type; anything else is refused with 415. */
+export const FORM_URLENCODED = "application/x-www-form-urlencoded";
+export const FORM_MULTIPART = "multipart/form-data";
+export const JSON_MEDIA_TYPE = "application/json";
+/** Largest action body accepted; past it, 413 without reading the rest. */
+export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 
 /** id of the element whose JSON text is the page data the document was rendered with. */
 export const PAGE_DATA_SCRIPT_ID = "__verge_page";
@@ -99,4 +108,10 @@ export interface ActionError {
   reload?: boolean;
 }
 
-export type ActionResponse = ActionSuccess | ActionFailure | ActionError;
+/** A successful action that sends the visitor elsewhere: the client navigates there. */
+export interface ActionRedirect {
+  ok: true;
+  redirect: string;
+}
+
+export type ActionResponse = ActionSuccess | ActionRedirect | ActionFailure | ActionError;

@@ -1,6 +1,6 @@
 // What a page file under src/app/pages exports, and the helpers page authors use.
 import type { ComponentType } from "react";
-import type { ActionFailure, Params } from "./protocol";
+import type { ActionFailure, FieldErrors, Params } from "./protocol";
 import { route, type RouteDefinition } from "./routing";
 
 export interface LoaderArgs {
@@ -20,6 +20,23 @@ export interface LoaderArgs {
  */
 export type Loader<D = unknown> = (args: LoaderArgs) => D | Promise<D>;
 
+/** A submitted form's fields by name (FormData and JSON bodies alike); the first value of a repeated name wins. */
+export type Fields = Record<string, string>;
+
+export interface ActionArgs extends LoaderArgs {
+  fields: Fields;
+}
+
+/**
+ * A mutation: receives the parsed fields and returns a result (JSON values, sent to
+ * JavaScript callers), `invalid(fieldErrors)`, or `redirect(location)`.
+ */
+export type Action<R = unknown> = (
+  args: ActionArgs,
+) => R | Invalid | Redirect | Promise<R | Invalid | Redirect>;
+
+export type Actions = Record<string, Action>;
+
 export interface PageProps<D = unknown> {
   data: D;
   params: Params;
@@ -35,7 +52,7 @@ export interface RouteModule {
   /** Server only: stripped from the client bundle by the build. */
   loader?: Loader;
   /** Server only: named mutations (see src/actions.ts). */
-  actions?: Record<string, unknown>;
+  actions?: Actions;
   /** Cache-Control for this route's page-data answers; default "private, no-store". */
   cacheControl?: string;
 }
@@ -54,6 +71,22 @@ export function redirect(location: string): Redirect {
 
 export function isRedirect(value: unknown): value is Redirect {
   return typeof value === "object" && value !== null && REDIRECT in value;
+}
+
+const INVALID = Symbol.for("verge.invalid");
+
+export interface Invalid {
+  [INVALID]: true;
+  fieldErrors: FieldErrors;
+}
+
+/** Return from an action when the input is wrong: 422, errors shown next to their fields. */
+export function invalid(fieldErrors: FieldErrors): Invalid {
+  return { [INVALID]: true, fieldErrors };
+}
+
+export function isInvalid(value: unknown): value is Invalid {
+  return typeof value === "object" && value !== null && INVALID in value;
 }
 
 export function titleOf(module: Pick<RouteModule, "title">, data: unknown): string {

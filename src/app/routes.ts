@@ -6,10 +6,14 @@ import { page } from "../route-module";
 // prettier-ignore
 export const routes = [
   page("/", () => import("./pages/home")),
+  page("/guestbook", () => import("./pages/guestbook")),
   page("/slow", () => import("./pages/slow")),
   page("/errors", () => import("./pages/errors")),
   page("/errors/loader", () => import("./pages/errors-loader")),
   page("/errors/render", () => import("./pages/errors-render")),
   page("/errors/stream", () => import("./pages/errors-stream")),
+  page("/twins", () => import("./pages/twins")),
+  page("/twins/one", () => import("./pages/twins-one")),
+  page("/twins/two", () => import("./pages/twins-two")),
   page("/echo", () => import("./pages/echo")),
 ];

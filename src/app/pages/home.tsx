@@ -21,6 +21,11 @@ const EXAMPLES = [
     about: "ways to fail on purpose, to see the fallbacks and their digests",
   },
   {
+    href: "/twins",
+    name: "Twins",
+    about: "two pages that share a title, which the route announcer still tells apart",
+  },
+  {
     href: "/echo",
     name: "Echo",
     about: "a GET form whose input comes back in the page, its title and its data, safely escaped",

@@ -1,0 +1,123 @@
+// The client router: loads a page's data and chunk in parallel, renders it in a transition,
+// and falls back to a full page load whenever it cannot (network, another build, a chunk).
+import { routes } from "../src/app/routes";
+import { matchRoute } from "../src/routing";
+import { STATUS, type PageData } from "../src/protocol";
+import type { ClientRouter } from "../src/router-context";
+import type { RouteModule } from "../src/route-module";
+import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } from "./prefetch";
+import { announcement, currentHeading } from "./announcer";
+import { popEntry, pushEntry, settle } from "./scroll";
+import { startProgress, stopProgress } from "./progress";
+
+export interface PageState {
+  page: PageData;
+  module: RouteModule | null;
+}
+
+export interface RouterDeps {
+  /** Renders the page in a transition (the old page stays meanwhile); settles once committed. */
+  show(state: PageState): Promise<void>;
+  /** Sets the route announcer's text. */
+  announce(text: string): void;
+}
+
+export interface Router extends ClientRouter {
+  prefetch(url: URL): void;
+  /** Back/Forward: the browser already changed the URL. */
+  pop(): void;
+}
+
+/** push/replace/pop change pages; "stay" re-renders the page on screen (after an action). */
+type Mode = "push" | "replace" | "pop" | "stay";
+
+export const ERROR_TITLE = "Error";
+
+const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
+
+export function createRouter(build: string, deps: RouterDeps): Router {
+  let controller: AbortController | undefined;
+  let shown = new URL(location.href);
+
+  function fullLoad(url: URL, mode: Mode): void {
+    if (mode === "pop" || mode === "stay") location.reload();
+    else if (mode === "replace") location.replace(url);
+    else location.assign(url);
+  }
+
+  async function go(href: string, mode: Mode, given?: PageData): Promise<void> {
+    const url = new URL(href, location.href);
+    // Following a link to the address on screen replaces the entry, as browsers do.
+    if (mode === "push" && url.href === location.href) mode = "replace";
+    controller?.abort();
+    const current = (controller = new AbortController());
+    startProgress();
+    try {
+      const match = matchRoute(routes, url.pathname);
+      let answer: Answer;
+      let module: RouteModule | undefined;
+      try {
+        // The chunk and the data load in parallel; a prefetched answer is used once.
+        const data = given
+          ? { page: given }
+          : (takePrefetched(url) ?? requestPage(url, build, current.signal));
+        [answer, module] = await Promise.all([data, match?.route.load()]);
+      } catch (error) {
+        if (!current.signal.aborted) fullLoad(url, mode);
+        return;
+      }
+      if (current.signal.aborted) return;
+      if (answer === null) return fullLoad(url, mode);
+      if ("redirect" in answer) {
+        const to = new URL(answer.redirect, url);
+        if (to.origin !== location.origin) return location.assign(to);
+        return go(to.href, mode === "push" ? "push" : "replace");
+      }
+      const page: PageData =
+        "page" in answer
+          ? answer.page
+          : {
+              route: match?.route.path ?? null,
+              params: match?.params ?? {},
+              data: null,
+              title: ERROR_TITLE,
+              build,
+              status: STATUS.serverError,
+              error: answer.error,
+            };
+      const needsModule = page.route !== null && !page.error;
+      if (needsModule && page.route !== match?.route.path) return fullLoad(url, mode);
+      const before = currentHeading();
+      if (mode === "push" || mode === "replace") pushEntry(url.href, mode === "replace");
+      shown = url;
+      await deps.show({ page, module: needsModule ? module! : null });
+      if (mode === "stay" || current !== controller) return;
+      settle(url.hash, mode === "pop");
+      deps.announce(announcement(before, url.pathname));
+    } finally {
+      if (current === controller) stopProgress();
+    }
+  }
+
+  return {
+    navigate: (href, options) => go(href, options?.replace ? "replace" : "push"),
+    showPage(page, options) {
+      clearPrefetched();
+      const url = new URL(options?.url ?? location.href, location.href);
+      const mode = samePage(url, shown) ? "stay" : options?.replace ? "replace" : "push";
+      return go(url.href, mode, page);
+    },
+    prefetch(url) {
+      prefetch(url, build);
+      matchRoute(routes, url.pathname)
+        ?.route.load()
+        .catch(() => {});
+    },
+    pop() {
+      popEntry();
+      const url = new URL(location.href);
+      // A hash-only change within the page on screen is the browser's to handle.
+      if (!samePage(url, shown)) void go(url.href, "pop");
+    },
+  };
+}

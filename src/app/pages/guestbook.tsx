@@ -1,0 +1,127 @@
+// Guestbook: entries from D1, newest first, 20 a page; a form that signs it, with or without JavaScript.
+import { addEntry, listEntries, PAGE_SIZE, type GuestbookEntry } from "../db/guestbook.server";
+import { Form, newIdempotencyKey } from "../../form";
+import { Field, SubmitButton } from "../../form-fields";
+import { validate } from "../../validate";
+import { IDEMPOTENCY_FIELD } from "../../protocol";
+import { invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "../../route-module";
+
+const PATH = "/guestbook";
+const NAME_MAX = 60;
+const MESSAGE_MAX = 500;
+
+interface GuestbookData {
+  entries: GuestbookEntry[];
+  page: number;
+  pages: number;
+  total: number;
+  formKey: string;
+}
+
+export const title = (data: GuestbookData) => (data.page > 1 ? `Guestbook (page ${data.page})` : "Guestbook");
+
+const pageHref = (page: number) => (page === 1 ? PATH : `${PATH}?page=${page}`);
+
+export async function loader({ url, env }: LoaderArgs) {
+  const param = url.searchParams.get("page");
+  // Anything but a plain positive number (abc, 0, -1, 1.5, 01) goes to the first page.
+  if (param !== null && !/^[1-9][0-9]{0,8}$/.test(param)) return redirect(PATH);
+  const page = param === null ? 1 : Number(param);
+  const { entries, total } = await listEntries(env.DB, page);
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  if (page > pages) return redirect(pageHref(pages));
+  return { entries, page, pages, total, formKey: newIdempotencyKey() } satisfies GuestbookData;
+}
+
+/** A key the form sent, or (non-browser clients without one) a fresh key: no deduplication then. */
+function keyOf(raw: string | undefined): string {
+  return raw !== undefined && /^[\w-]{1,100}$/.test(raw) ? raw : newIdempotencyKey();
+}
+
+export const actions = {
+  async sign({ fields, env }) {
+    const checked = validate(fields, {
+      name: { label: "Name", max: NAME_MAX },
+      message: { label: "Message", max: MESSAGE_MAX, multiline: true },
+    });
+    if (!checked.ok) return invalid(checked.fieldErrors);
+    const id = await addEntry(env.DB, {
+      ...checked.values,
+      idempotencyKey: keyOf(fields[IDEMPOTENCY_FIELD]),
+    });
+    return { created: id !== null };
+  },
+} satisfies Actions;
+
+/** Minutes precision in UTC: the same text on the server and in every browser (no hydration mismatch). */
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function Entry({ entry }: { entry: GuestbookEntry }) {
+  return (
+    <li className="entry" data-testid="entry">
+      <p className="entry-meta">
+        <strong className="entry-name">{entry.name}</strong>{" "}
+        <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
+      </p>
+      <p className="entry-message">{entry.message}</p>
+    </li>
+  );
+}
+
+function Pager({ page, pages }: { page: number; pages: number }) {
+  if (pages === 1) return null;
+  return (
+    <nav aria-label="Guestbook pages" className="pager">
+      {page > 1 ? (
+        <a href={pageHref(page - 1)} rel="prev">
+          Newer entries
+        </a>
+      ) : null}{" "}
+      <span>
+        Page {page} of {pages}
+      </span>{" "}
+      {page < pages ? (
+        <a href={pageHref(page + 1)} rel="next">
+          Older entries
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+export default function Guestbook({ data, actionData }: PageProps<GuestbookData>) {
+  return (
+    <>
+      <h1>Guestbook</h1>
+      <section aria-labelledby="sign-heading">
+        <h2 id="sign-heading">Sign the guestbook</h2>
+        <Form
+          actionName="sign"
+          action={PATH}
+          idempotencyKey={data.formKey}
+          actionData={actionData}
+          successMessage="Thank you for signing the guestbook."
+        >
+          <Field name="name" label="Name" required maxLength={NAME_MAX} autoComplete="name" />
+          <Field name="message" label="Message" multiline required maxLength={MESSAGE_MAX} rows={4} />
+          <SubmitButton pendingText="Signing…">Sign the guestbook</SubmitButton>
+        </Form>
+      </section>
+      <section aria-labelledby="entries-heading">
+        <h2 id="entries-heading">
+          Entries <span className="count">({data.total})</span>
+        </h2>
+        {data.entries.length === 0 ? (
+          <p>No entries yet: be the first to sign.</p>
+        ) : (
+          <ol className="entries" data-testid="entries">
+            {data.entries.map((entry) => (
+              <Entry key={entry.id} entry={entry} />
+            ))}
+          </ol>
+        )}
+        <Pager page={data.page} pages={data.pages} />
+      </section>
+    </>
+  );
+}

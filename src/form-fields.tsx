@@ -1,0 +1,62 @@
+// The pieces inside a <Form>: labelled fields that show their errors accessibly, and the submit button.
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { useFormState } from "./form";
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id" | "defaultValue" | "value">;
+type TextareaProps = Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  "name" | "id" | "defaultValue" | "value"
+>;
+
+export type FieldProps = { name: string; label: ReactNode } & (
+  ({ multiline?: false } & InputProps) | ({ multiline: true } & TextareaProps)
+);
+
+/**
+ * A label, an input (or textarea) and its error. An invalid field is `aria-invalid` and
+ * described by its error text, so screen readers read the error with the field.
+ */
+export function Field(props: FieldProps) {
+  const state = useFormState();
+  const { name, label } = props;
+  const id = `${state.id}-${name}`;
+  const error = state.fieldErrors[name];
+  const errorId = `${id}-error`;
+  const shared = {
+    id,
+    name,
+    defaultValue: state.values[name],
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? errorId : undefined,
+    autoFocus: state.autoFocus === name || undefined,
+  };
+  let control: ReactNode;
+  if (props.multiline) {
+    const { name: _n, label: _l, multiline: _m, ...rest } = props;
+    control = <textarea {...rest} {...shared} />;
+  } else {
+    const { name: _n, label: _l, multiline: _m, ...rest } = props;
+    control = <input {...rest} {...shared} />;
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {control}
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Disabled while the form is on its way, and says so. */
+export function SubmitButton({ children, pendingText }: { children: ReactNode; pendingText: ReactNode }) {
+  const { pending } = useFormState();
+  return (
+    <button type="submit" disabled={pending}>
+      {pending ? pendingText : children}
+    </button>
+  );
+}

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchBrowser, openPage } from "./support";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+
+describe("guestbook without JavaScript", () => {
+  it("signs with a plain form post, follows the 303 and shows the entry", async () => {
+    const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+    const statuses: number[] = [];
+    page.on("response", (r) => {
+      if (r.request().method() === "POST") statuses.push(r.status());
+    });
+    await page.goto("/guestbook");
+    const name = unique("nojs");
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Message").fill("Signed <without> JavaScript");
+    await Promise.all([
+      page.waitForURL("**/guestbook"),
+      page.getByRole("button", { name: "Sign the guestbook" }).click(),
+    ]);
+    await page.waitForLoadState("load");
+    expect(statuses).toEqual([303]);
+    const entry = page.getByTestId("entry").filter({ hasText: name });
+    await expect.poll(() => entry.count()).toBe(1);
+    expect(await entry.locator(".entry-message").textContent()).toBe("Signed <without> JavaScript");
+    // The form is fresh again: nothing typed is left over.
+    expect(await page.getByLabel("Name").inputValue()).toBe("");
+    await context.close();
+  });
+
+  it("shows errors next to the fields and keeps the typed values, with status 422", async () => {
+    const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+    await page.goto("/guestbook");
+    const message = unique("kept message");
+    // Spaces pass the browser's `required` check; the server trims them and refuses.
+    await page.getByLabel("Name").fill("   ");
+    await page.getByLabel("Message").fill(message);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Sign the guestbook" }).click(),
+    ]);
+    expect(response.status()).toBe(422);
+    await page.waitForLoadState("load");
+    const nameInput = page.getByLabel("Name");
+    expect(await nameInput.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = await nameInput.getAttribute("aria-describedby");
+    expect(await page.locator(`#${describedBy}`).textContent()).toBe("Name is required.");
+    expect(await page.getByLabel("Message").inputValue()).toBe(message);
+    expect(await page.getByTestId("entry").filter({ hasText: message }).count()).toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,53 @@
+// Helpers for the client-navigation tests: observing a page the way a visitor (or a screen reader) would.
+import { expect } from "vitest";
+import type { Page } from "playwright-core";
+
+/** Page-data requests the page makes, as path + query without the `_data` marker. */
+export function recordPageData(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (!request.headers()["x-page-data"]) return;
+    const url = new URL(request.url());
+    url.searchParams.delete("_data");
+    seen.push(url.pathname + url.search);
+  });
+  return seen;
+}
+
+/** Opens "/" and waits until React answers clicks; leaves a marker only this document has. */
+export async function openHome(page: Page) {
+  await page.goto("/");
+  const counter = page.getByTestId("counter");
+  await expect
+    .poll(async () => {
+      await counter.click();
+      return counter.textContent();
+    })
+    .not.toBe("Clicked 0 times");
+  await page.evaluate(() => Object.assign(window, { __document: "first" }));
+}
+
+/** A link outside the page's own content (the footer), to reach addresses no page links to. */
+export const addLink = (page: Page, href: string, text: string) =>
+  page.evaluate(
+    ([href, text]) => {
+      const link = Object.assign(document.createElement("a"), { href, textContent: text });
+      document.querySelector("footer")!.appendChild(link);
+    },
+    [href, text] as const,
+  );
+export const marker = (page: Page) => page.evaluate(() => (window as { __document?: string }).__document);
+export const heading = (page: Page) => page.locator("h1").first().textContent();
+export const announced = (page: Page) => page.locator("#route-announcer").textContent();
+export const focused = (page: Page) => page.evaluate(() => document.activeElement?.id);
+export const scrolled = (page: Page) => page.evaluate(() => Math.round(scrollY));
+export const location = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
+
+/** Chromium logs every non-2xx subresource; these answers are the point of the test. */
+export const unexpected = (problems: string[], ...statuses: number[]) =>
+  problems.filter(
+    (p) =>
+      !statuses.some((s) =>
+        p.includes(`Failed to load resource: the server responded with a status of ${s}`),
+      ),
+  );
