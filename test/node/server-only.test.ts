@@ -40,10 +40,14 @@ function literals(node: ts.Node, into: Set<string>): Set<string> {
   return into;
 }
 
-/** Strings from server-only code: page loaders and actions, db modules, *.server.ts files. */
+/**
+ * Strings only server-only code holds: those in page loaders and actions, db modules and
+ * *.server.ts files, minus any that client-side code also spells (a route path, say).
+ */
 function serverOnlyStrings(): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const file of sourceFiles("src")) {
+  const server = new Map<string, string>();
+  const shared = new Set<string>();
+  for (const file of [...sourceFiles("src"), ...sourceFiles("client")]) {
     const text = readFileSync(path.join(root, file), "utf8");
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
     const wholeFile = file.startsWith("src/app/db/") || /\.server\.tsx?$/.test(file);
@@ -56,12 +60,14 @@ function serverOnlyStrings(): Map<string, string> {
             ? statement.declarationList.declarations.map((d) => d.name.getText()).join(",")
             : undefined;
       const serverExport = isPage && name !== undefined && /^(loader|actions)$/.test(name);
-      if (wholeFile || serverExport) {
-        for (const literal of literals(statement, new Set())) found.set(literal, file);
+      for (const literal of literals(statement, new Set())) {
+        if (wholeFile || serverExport) server.set(literal, file);
+        else shared.add(literal);
       }
     }
   }
-  return found;
+  for (const literal of shared) server.delete(literal);
+  return server;
 }
 
 describe("the client bundle", () => {
