@@ -21,6 +21,7 @@ export default defineConfig(async () => {
             name: "workerd",
             include: ["test/worker/**/*.test.{ts,tsx}"],
             setupFiles: ["./test/worker/apply-migrations.ts"],
+            globalSetup: ["./test/worker/global-setup.ts"],
           },
         },
         {

@@ -30,6 +30,9 @@ export const DEFERRED_ATTR = "data-deferred";
 /** id of the visually hidden live region that announces client-side navigations. */
 export const ANNOUNCER_ID = "route-announcer";
 
+// Sentry's headers (relay and browser reporter) are in ./sentry-headers.ts: a module of their
+// own keeps them out of the browser's first-paint chunk (esbuild splits by module).
+
 export const STATUS = {
   ok: 200,
   seeOther: 303,
@@ -75,6 +78,15 @@ export interface PageData {
   error?: ErrorPayload;
   /** Set when a plain-HTML action failed validation: field errors and typed values. */
   actionData?: ActionFailure;
+  /** Browser error reporting (the document's embedded page data only); absent: the reporter stays off. */
+  reporter?: ReporterConfig;
+}
+
+export interface ReporterConfig {
+  /** The public DSN the envelopes name. */
+  dsn: string;
+  /** The same-site relay path envelopes are posted to. */
+  tunnel: string;
 }
 
 export interface ErrorPayload {

@@ -9,6 +9,7 @@ import { splitDeferred, type LoadedPage } from "./page-load";
 import { htmlResponse } from "./http";
 import { PAGE_DATA_HEADER } from "./protocol";
 import type { AppContext } from "./context";
+import { reporterConfig } from "./relay";
 
 /** Past this, pending Suspense boundaries are abandoned to the client and the stream ends. */
 export const RENDER_TIMEOUT_MS = 10_000;
@@ -34,7 +35,7 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
       <Root
         page={{ ...page, data: live }}
         module={module}
-        pageJson={scriptSafeJson({ ...page, data: json })}
+        pageJson={scriptSafeJson({ ...page, data: json, reporter: reporterConfig(c.env) })}
         resources={<Resources route={page.route} nonce={nonce} />}
       />
     </NonceContext>

@@ -8,6 +8,7 @@ import {
   type Page,
 } from "playwright-core";
 import { inject } from "vitest";
+import type { RecordedEnvelope } from "../support/fake-ingest";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -64,3 +65,12 @@ export async function logLines(): Promise<Record<string, unknown>[]> {
     })
     .filter((line): line is Record<string, unknown> => line !== null);
 }
+
+/** Calls the fake Sentry ingest's control API (`reset`, `mode?mode=rate-limit`, `envelopes`, `stats`). */
+export async function ingestControl(path: string): Promise<unknown> {
+  const response = await fetch(`${inject("ingestURL")}/__control/${path}`);
+  return response.json();
+}
+
+/** Every envelope the fake ingest accepted since the last reset. */
+export const ingestEnvelopes = () => ingestControl("envelopes") as Promise<RecordedEnvelope[]>;

@@ -1,28 +1,31 @@
-// A stand-in for Sentry's ingest host: parses envelopes the way Sentry does, records them,
-// and can be told to misbehave. Tests in other processes drive it through /__control.
+// A stand-in for Sentry's ingest host: checks envelopes the way Sentry does (auth, header,
+// items, gzip), records them, and can be told to misbehave, per project or for all. Tests in
+// other processes (workerd, e2e) drive it over HTTP: /__control/envelopes|reset|mode|stats.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
+import { parseEnvelope, type Envelope } from "./envelope";
 
-export interface RecordedEnvelope {
+export interface RecordedEnvelope extends Envelope {
   project: string;
-  /** The envelope header (first line). */
-  header: Record<string, unknown>;
-  items: { header: Record<string, unknown>; payload: unknown }[];
   /** Request headers as received (lower-case names). */
   headers: Record<string, string>;
-  /** Raw body bytes, base64, exactly as received. */
+  /** Raw body bytes, base64, exactly as received (still gzipped if it was). */
   raw: string;
 }
 
+/** ok; 429 with Retry-After and X-Sentry-Rate-Limits; never answer; 302 elsewhere; reset the connection. */
 export type IngestMode = "ok" | "rate-limit" | "hang" | "redirect" | "down";
+export const INGEST_MODES: IngestMode[] = ["ok", "rate-limit", "hang", "redirect", "down"];
+/** Seconds the rate-limit mode asks clients to wait. */
+export const RATE_LIMIT_SECONDS = 60;
 
 export interface FakeIngest {
   url: string;
   /** A DSN that points at this server, project 1. */
   dsn: string;
   envelopes: RecordedEnvelope[];
-  setMode(mode: IngestMode): void;
+  setMode(mode: IngestMode, project?: string): void;
   close(): Promise<void>;
 }
 
@@ -35,103 +38,94 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Parses a Sentry envelope: a JSON header line, then items of a JSON header line and a payload. */
-export function parseEnvelope(body: Buffer): Pick<RecordedEnvelope, "header" | "items"> {
-  let offset = 0;
-  const readLine = (): Buffer => {
-    const end = body.indexOf(0x0a, offset);
-    const line = body.subarray(offset, end === -1 ? body.length : end);
-    offset = end === -1 ? body.length : end + 1;
-    return line;
-  };
-  const header = JSON.parse(readLine().toString("utf8")) as Record<string, unknown>;
-  const items: RecordedEnvelope["items"] = [];
-  while (offset < body.length) {
-    const line = readLine();
-    if (line.length === 0) continue;
-    const itemHeader = JSON.parse(line.toString("utf8")) as Record<string, unknown>;
-    let payload: Buffer;
-    if (typeof itemHeader.length === "number") {
-      payload = body.subarray(offset, offset + itemHeader.length);
-      offset += itemHeader.length;
-      if (body[offset] === 0x0a) offset++;
-    } else {
-      payload = readLine();
-    }
-    const text = payload.toString("utf8");
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-    items.push({ header: itemHeader, payload: parsed });
-  }
-  return { header, items };
+/** Sentry authenticates an envelope by its key: query, X-Sentry-Auth, or the header's dsn. */
+function sentryKey(url: URL, request: IncomingMessage, header: Record<string, unknown>): string | null {
+  const auth = /sentry_key=([^,\s]+)/.exec(String(request.headers["x-sentry-auth"] ?? ""))?.[1];
+  const fromDsn = typeof header.dsn === "string" ? new URL(header.dsn).username : "";
+  return url.searchParams.get("sentry_key") ?? auth ?? (fromDsn || null);
 }
 
 export async function startFakeIngest(): Promise<FakeIngest> {
   const envelopes: RecordedEnvelope[] = [];
-  let mode: IngestMode = "ok";
+  const modes = new Map<string, IngestMode>();
+  const stats = { requests: 0, redirectHits: 0, rejected: [] as string[] };
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
-    if (url.pathname === "/__control/envelopes") {
-      response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify(envelopes));
-      return;
+    const json = (status: number, value: unknown) => {
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+    };
+    if (url.pathname.startsWith("/__control/")) {
+      const project = url.searchParams.get("project");
+      switch (url.pathname) {
+        case "/__control/envelopes":
+          return json(200, project ? envelopes.filter((e) => e.project === project) : envelopes);
+        case "/__control/stats":
+          return json(200, stats);
+        case "/__control/reset":
+          envelopes.length = 0;
+          modes.clear();
+          Object.assign(stats, { requests: 0, redirectHits: 0, rejected: [] });
+          return json(200, "ok");
+        case "/__control/mode": {
+          const mode = url.searchParams.get("mode") as IngestMode;
+          if (!INGEST_MODES.includes(mode)) return json(400, `unknown mode ${mode}`);
+          modes.set(project ?? "*", mode);
+          return json(200, mode);
+        }
+        case "/__control/redirected":
+          stats.redirectHits++;
+          return json(200, "followed a redirect");
+      }
+      return json(404, "unknown control");
     }
-    if (url.pathname === "/__control/reset") {
-      envelopes.length = 0;
-      mode = "ok";
-      response.end("ok");
-      return;
-    }
-    if (url.pathname === "/__control/mode") {
-      mode = (url.searchParams.get("mode") as IngestMode) ?? "ok";
-      response.end(mode);
-      return;
-    }
-    const match = /^\/api\/([^/]+)\/envelope\/$/.exec(url.pathname);
-    if (!match || request.method !== "POST") {
-      response.statusCode = 404;
-      response.end();
-      return;
-    }
-    if (mode === "down") {
-      request.socket.destroy();
-      return;
-    }
+    const match = /^\/api\/(\d+)\/envelope\/$/.exec(url.pathname);
+    if (!match || request.method !== "POST") return json(404, { detail: "not found" });
+    const project = match[1]!;
+    stats.requests++;
+    const mode = modes.get(project) ?? modes.get("*") ?? "ok";
+    if (mode === "down") return void request.socket.destroy();
     if (mode === "hang") return; // never answers
     if (mode === "redirect") {
-      response.statusCode = 302;
-      response.setHeader("location", "http://127.0.0.1:9/elsewhere");
-      response.end();
+      response.writeHead(302, { location: `http://${request.headers.host}/__control/redirected` }).end();
       return;
     }
-    const raw = await readBody(request);
-    if (mode === "rate-limit") {
-      response.statusCode = 429;
-      response.setHeader("retry-after", "60");
-      response.setHeader("x-sentry-rate-limits", "60:error:organization");
-      response.end();
+    let raw: Buffer;
+    try {
+      raw = await readBody(request);
+    } catch {
+      stats.rejected.push("the client aborted the body");
       return;
+    }
+    if (mode === "rate-limit") {
+      response.writeHead(429, {
+        "retry-after": String(RATE_LIMIT_SECONDS),
+        "x-sentry-rate-limits": `${RATE_LIMIT_SECONDS}::organization`,
+      });
+      return void response.end();
     }
     try {
       const body = request.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
       const parsed = parseEnvelope(body);
+      if (!sentryKey(url, request, parsed.header)) {
+        stats.rejected.push("no sentry_key");
+        return json(401, { detail: "missing authorization information" });
+      }
+      if (typeof parsed.header.dsn === "string" && !parsed.header.dsn.endsWith(`/${project}`)) {
+        stats.rejected.push("project mismatch");
+        return json(400, { detail: "project id in dsn does not match the URL" });
+      }
       envelopes.push({
-        project: match[1]!,
+        project,
         ...parsed,
         headers: Object.fromEntries(
           Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
         ),
         raw: raw.toString("base64"),
       });
-      response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify({ id: (parsed.header.event_id as string | undefined) ?? null }));
-    } catch {
-      response.statusCode = 400;
-      response.end(JSON.stringify({ detail: "invalid envelope" }));
+      json(200, { id: parsed.header.event_id ?? null });
+    } catch (error) {
+      stats.rejected.push(String(error));
+      json(400, { detail: `invalid envelope: ${String(error)}` });
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -141,9 +135,7 @@ export async function startFakeIngest(): Promise<FakeIngest> {
     url,
     dsn: `http://publickey@127.0.0.1:${port}/1`,
     envelopes,
-    setMode: (next) => {
-      mode = next;
-    },
+    setMode: (mode, project = "*") => void modes.set(project, mode),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,90 @@
+// `npm run logs`: reads verge's JSON log lines from stdin (`npm run tail`, `npm run dev`, or a
+// saved file), keeps those matching the filters, and prints them readably (or as JSON with --json).
+//   npm run tail | npm run logs -- --status 5xx
+//   npm run logs -- --digest k3j9x0a1b2c < saved.log
+import { parseArgs } from "node:util";
+import { jsonValues, lineFilter, requestLines } from "./log-records.mjs";
+
+const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|relay|asset]
+                     [--path /exact | --path '/prefix*'] [--json]  < log output`;
+
+let options;
+let keep;
+try {
+  ({ values: options } = parseArgs({
+    options: {
+      digest: { type: "string" },
+      ray: { type: "string" },
+      status: { type: "string" },
+      kind: { type: "string" },
+      path: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }));
+  keep = lineFilter(options);
+} catch (error) {
+  console.error(`${error.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+const LEVEL_COLOR = { error: 31, warn: 33, info: 32 };
+const SHOWN = new Set([
+  "ts",
+  "level",
+  "status",
+  "method",
+  "path",
+  "kind",
+  "route",
+  "ms",
+  "ray",
+  "digest",
+  "message",
+  "stack",
+]);
+
+function pretty(line) {
+  const time = typeof line.ts === "string" ? line.ts.replace("T", " ").replace("Z", "") : "";
+  const head = [
+    paint(90, time),
+    paint(
+      LEVEL_COLOR[line.level] ?? 0,
+      String(line.level ?? "")
+        .toUpperCase()
+        .padEnd(5),
+    ),
+    String(line.status),
+    line.method,
+    line.path,
+    paint(90, `${line.kind}${line.route && line.route !== line.path ? ` ${line.route}` : ""} ${line.ms}ms`),
+  ];
+  const extra = Object.entries(line)
+    .filter(([key]) => !SHOWN.has(key))
+    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  const out = [`${head.join(" ")}  ray=${line.ray}${line.digest ? `  digest=${paint(1, line.digest)}` : ""}`];
+  if (extra.length > 0) out.push(`    ${extra.join(" ")}`);
+  if (line.message) out.push(`    ${paint(31, line.message)}`);
+  if (line.stack)
+    out.push(
+      ...String(line.stack)
+        .split("\n")
+        .slice(1)
+        .map((l) => paint(90, `    ${l.trim()}`)),
+    );
+  return out.join("\n");
+}
+
+const feed = jsonValues((value) => {
+  for (const line of requestLines(value)) {
+    if (keep(line)) process.stdout.write(`${options.json ? JSON.stringify(line) : pretty(line)}\n`);
+  }
+});
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", feed);

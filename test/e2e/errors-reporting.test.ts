@@ -1,0 +1,88 @@
+// The browser reporter in Chromium against wrangler dev: what it reports, and when it stops.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { ingestControl, ingestEnvelopes, launchBrowser, openPage } from "./support";
+import { eventOf } from "../support/envelope";
+
+const control = ingestControl;
+const envelopes = ingestEnvelopes;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  await control("reset");
+});
+
+describe("hydration mismatch", () => {
+  it("is reported through /monitoring and not shown", async () => {
+    const { page, context } = await openPage(browser);
+    // The server's HTML is altered on the way, so the browser's first render differs from it.
+    await page.route("**/errors", async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace("<h1>Errors</h1>", "<h1>Errorz</h1>");
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto("/errors");
+    await expect.poll(async () => (await envelopes()).length, { timeout: 10_000 }).toBe(1);
+    const exception = eventOf((await envelopes())[0]!)!.exception.values[0];
+    // React hands recoverable errors to the global reportError(), which the reporter listens to.
+    expect(exception.mechanism.type).toBe("onerror");
+    // Production React names the error by code: #418 is a hydration mismatch.
+    expect(exception.value).toMatch(/React error #418|hydrat/i);
+    expect(await page.locator("h1").textContent()).toBe("Errors");
+    expect(await page.getByTestId("app-error").count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe("browser reporter limits", () => {
+  /** Throws `count` uncaught errors in the page (each from its own timer, as a real bug would). */
+  const throwInPage = (page: import("playwright-core").Page, messages: string[]) =>
+    page.evaluate((list) => {
+      for (const message of list)
+        setTimeout(() => {
+          throw new Error(message);
+        });
+    }, messages);
+
+  async function openErrorsPage() {
+    const observed = await openPage(browser);
+    const posts: string[] = [];
+    observed.page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/monitoring") posts.push(request.url());
+    });
+    await observed.page.goto("/errors");
+    await observed.page.waitForFunction(() => document.querySelector("#__verge_page") !== null);
+    return { ...observed, posts };
+  }
+
+  it("stops reporting after a 429 from the ingest", async () => {
+    await control("mode?mode=rate-limit");
+    const { page, context, posts } = await openErrorsPage();
+    await throwInPage(page, ["first failure"]);
+    await expect.poll(() => posts.length).toBe(1);
+    await page.waitForTimeout(500); // the 429 answer has been read
+    await throwInPage(page, ["second failure", "third failure"]);
+    await page.waitForTimeout(1000);
+    expect(posts).toHaveLength(1);
+    await context.close();
+  });
+
+  it("sends the same error once and at most 10 reports per page view", async () => {
+    const { page, context, posts } = await openErrorsPage();
+    await throwInPage(
+      page,
+      Array.from({ length: 14 }, (_, i) => `failure ${i % 12}`),
+    );
+    await expect.poll(() => posts.length).toBe(10);
+    await page.waitForTimeout(1000);
+    expect(posts).toHaveLength(10);
+    await expect.poll(async () => (await envelopes()).length).toBe(10);
+    await context.close();
+  });
+});

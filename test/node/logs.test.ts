@@ -1,0 +1,155 @@
+// `npm run logs`: finds request lines in `wrangler tail --format json` and `npm run dev` output,
+// filters them, and prints them; run as a user runs it, with the text on stdin.
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const script = path.resolve(import.meta.dirname, "../../scripts/logs.mjs");
+
+function logs(args: string[], input: string) {
+  const result = spawnSync(process.execPath, [script, ...args], {
+    input,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const line = (fields: Record<string, unknown>) => ({
+  ts: "2026-11-21T14:00:00.000Z",
+  level: "info",
+  kind: "html",
+  method: "GET",
+  path: "/",
+  route: "/",
+  status: 200,
+  ms: 4.2,
+  ray: "ray-ok",
+  ...fields,
+});
+
+const failing = line({
+  level: "error",
+  path: "/errors/loader",
+  route: "/errors/loader",
+  status: 500,
+  ray: "8c2f1a0b9d3e4f5a-CDG",
+  digest: "k3j9x0a1b2c",
+  message: "Loader failed on purpose (/errors/loader)",
+  stack: "Error: Loader failed on purpose (/errors/loader)\n    at loader (index.js:10:11)",
+});
+const notFound = line({ level: "warn", path: "/nope", route: null, status: 404, ray: "ray-404" });
+const relayed = line({
+  kind: "relay",
+  method: "POST",
+  path: "/monitoring",
+  route: null,
+  ray: "ray-relay",
+  project: "1",
+  event_id: "e".repeat(32),
+  bytes: 812,
+});
+
+/** One `wrangler tail --format json` event: wrangler prints each with 4-space indentation. */
+const tailEvent = (logged: object) =>
+  JSON.stringify(
+    {
+      outcome: "ok",
+      scriptName: "verge",
+      diagnosticsChannelEvents: [],
+      exceptions: [],
+      logs: [{ message: [JSON.stringify(logged)], level: "log", timestamp: 1795270000000 }],
+      eventTimestamp: 1795270000000,
+      event: {
+        request: {
+          url: `https://verge.example${(logged as { path: string }).path}`,
+          method: "GET",
+          headers: {},
+        },
+        response: { status: 200 },
+      },
+    },
+    null,
+    4,
+  );
+
+const tailOutput = [failing, notFound, relayed].map(tailEvent).join("\n") + "\n";
+const devOutput = [
+  "[dev] building the client (development)",
+  " ⛅️ wrangler 4.86.0",
+  "[wrangler:info] Ready on http://localhost:8787",
+  JSON.stringify(failing),
+  "[wrangler:info] GET /errors/loader 500 Internal Server Error (12ms)",
+  JSON.stringify(notFound),
+  "{ not json at all }",
+  JSON.stringify(relayed),
+].join("\n");
+
+describe.each([
+  ["wrangler tail --format json", tailOutput],
+  ["npm run dev", devOutput],
+])("npm run logs reading %s output", (_, input) => {
+  it("prints every request line, with the error's message and stack", () => {
+    const { status, stdout } = logs([], input);
+    expect(status).toBe(0);
+    const printed = stdout.split("\n").filter((l) => /^\d{4}-/.test(l));
+    expect(printed).toHaveLength(3);
+    expect(printed[0]).toBe(
+      "2026-11-21 14:00:00.000 ERROR 500 GET /errors/loader html 4.2ms  ray=8c2f1a0b9d3e4f5a-CDG  digest=k3j9x0a1b2c",
+    );
+    expect(stdout).toContain("    Loader failed on purpose (/errors/loader)\n    at loader (index.js:10:11)");
+    expect(stdout).toContain(`project=1 event_id=${"e".repeat(32)} bytes=812`);
+  });
+
+  it.each([
+    [["--digest", "k3j9x0a1b2c"], ["8c2f1a0b9d3e4f5a-CDG"]],
+    [["--ray", "ray-404"], ["ray-404"]],
+    [["--status", "5xx"], ["8c2f1a0b9d3e4f5a-CDG"]],
+    [["--status", "4xx"], ["ray-404"]],
+    [["--status", "200"], ["ray-relay"]],
+    [["--kind", "relay"], ["ray-relay"]],
+    [["--path", "/errors/loader"], ["8c2f1a0b9d3e4f5a-CDG"]],
+    [["--path", "/errors*"], ["8c2f1a0b9d3e4f5a-CDG"]],
+    [["--status", "5xx", "--kind", "relay"], []],
+  ])("with %j keeps only the matching lines", (args, rays) => {
+    const { stdout } = logs([...args, "--json"], input);
+    const kept =
+      stdout.trim() === ""
+        ? []
+        : stdout
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l).ray);
+    expect(kept).toEqual(rays);
+  });
+});
+
+describe("npm run logs arguments", () => {
+  it("refuses an unknown --status with exit code 2 and the usage", () => {
+    const { status, stderr } = logs(["--status", "bad"], "");
+    expect(status).toBe(2);
+    expect(stderr).toContain('--status takes a code (404) or a class (5xx), not "bad"');
+    expect(stderr).toContain("usage: npm run logs");
+  });
+
+  it("refuses an unknown flag with exit code 2", () => {
+    const { status, stderr } = logs(["--colour"], "");
+    expect(status).toBe(2);
+    expect(stderr).toContain("usage: npm run logs");
+  });
+
+  it("prints a tail event whose text arrives in two pieces split mid-object, as a live pipe may", async () => {
+    const child = spawn(process.execPath, [script, "--digest", "k3j9x0a1b2c", "--json"], {
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+    const half = Math.floor(tailOutput.length / 6);
+    child.stdin.write(tailOutput.slice(0, half));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stdout).toBe("");
+    child.stdin.end(tailOutput.slice(half));
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(JSON.parse(stdout)).toEqual(failing);
+  });
+});
