@@ -72,6 +72,45 @@ const clientRoutes = {
   },
 };
 
+/**
+ * Other code-split modules (an import() in client code, e.g. the error reporter's envelope
+ * module) import the shell too, for the same reason: one shared chunk, not one per user set.
+ */
+const lazyShell = {
+  name: "lazy-shell",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (
+        args.kind !== "dynamic-import" ||
+        args.importer === routesFile ||
+        args.pluginData === "lazy-shell"
+      ) {
+        return undefined;
+      }
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "lazy-shell",
+      });
+      if (resolved.errors.length > 0 || resolved.path.includes("/node_modules/")) return undefined;
+      return { path: resolved.path, namespace: "client-lazy" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "client-lazy" }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const target = JSON.stringify(args.path);
+      const reexportDefault = /\bexport\s+default\b/.test(source)
+        ? `export { default } from ${target};\n`
+        : "";
+      return {
+        contents: `import ${JSON.stringify(SHELL)};\nexport * from ${target};\n${reexportDefault}`,
+        resolveDir: path.dirname(args.path),
+        loader: "ts",
+      };
+    });
+  },
+};
+
 const rel = (file) => `/assets/${path.relative(outdir, path.join(root, file)).split(path.sep).join("/")}`;
 
 async function writeManifest(result) {
@@ -172,7 +211,7 @@ const options = {
   legalComments: "none",
   define: { "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production") },
   logLevel: watch ? "warning" : "error",
-  plugins: [clientRoutes, manifestPlugin],
+  plugins: [clientRoutes, lazyShell, manifestPlugin],
 };
 
 if (watch) {
