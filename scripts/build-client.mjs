@@ -12,6 +12,8 @@ const dev = process.argv.includes("--dev");
 const watch = process.argv.includes("--watch");
 const outdir = path.join(root, "dist/client/assets");
 const manifestPath = path.join(root, "dist/manifest.json");
+/** esbuild's metafile (which inputs reached which chunk): test/node reads it. Outside dist/client: not served. */
+const metafilePath = path.join(root, "dist/client-metafile.json");
 const routesFile = path.join(root, "src/app/routes.ts");
 const ROUTE_LINE = /page\(\s*"([^"]+)"\s*,\s*\(\)\s*=>\s*import\(\s*"([^"]+)"\s*\)\s*\)/g;
 /** Modules that must never reach a browser: they hold loaders, actions, database access or secrets. */
@@ -44,6 +46,13 @@ async function resolvePage(specifier) {
 }
 
 /**
+ * What the entry loads on every page anyway. Each route chunk imports it too, so esbuild, which
+ * groups shared code by the exact set of chunks that use it, puts all of it in one shared chunk
+ * instead of a handful of tiny ones (each extra file costs its own imports and gzip framing).
+ */
+const SHELL = path.join(root, "client/app.tsx");
+
+/**
  * In the browser a page module is only its component and title: the route table's
  * import() resolves to a proxy that re-exports those, so loaders and actions (and
  * everything only they import) are tree-shaken out of the client bundle.
@@ -56,10 +65,49 @@ const clientRoutes = {
       return { path: await resolvePage(args.path), namespace: "client-route" };
     });
     build.onLoad({ filter: /.*/, namespace: "client-route" }, (args) => ({
-      contents: `export { default, title } from ${JSON.stringify(args.path)};`,
+      contents: `import ${JSON.stringify(SHELL)};\nexport { default, title } from ${JSON.stringify(args.path)};`,
       resolveDir: path.dirname(args.path),
       loader: "ts",
     }));
+  },
+};
+
+/**
+ * Other code-split modules (an import() in client code, e.g. the error reporter's envelope
+ * module) import the shell too, for the same reason: one shared chunk, not one per user set.
+ */
+const lazyShell = {
+  name: "lazy-shell",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (
+        args.kind !== "dynamic-import" ||
+        args.importer === routesFile ||
+        args.pluginData === "lazy-shell"
+      ) {
+        return undefined;
+      }
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: "lazy-shell",
+      });
+      if (resolved.errors.length > 0 || resolved.path.includes("/node_modules/")) return undefined;
+      return { path: resolved.path, namespace: "client-lazy" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "client-lazy" }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const target = JSON.stringify(args.path);
+      const reexportDefault = /\bexport\s+default\b/.test(source)
+        ? `export { default } from ${target};\n`
+        : "";
+      return {
+        contents: `import ${JSON.stringify(SHELL)};\nexport * from ${target};\n${reexportDefault}`,
+        resolveDir: path.dirname(args.path),
+        loader: "ts",
+      };
+    });
   },
 };
 
@@ -111,6 +159,7 @@ async function writeManifest(result) {
     routes,
   };
   await writeFile(manifestPath, JSON.stringify(manifest, null, 2) + "\n");
+  await writeFile(metafilePath, JSON.stringify(result.metafile));
   // Drop files from earlier builds so dist/client holds exactly this build.
   const keep = new Set(Object.keys(outputs).map((f) => path.basename(f)));
   for (const name of await readdir(outdir)) {
@@ -162,7 +211,7 @@ const options = {
   legalComments: "none",
   define: { "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production") },
   logLevel: watch ? "warning" : "error",
-  plugins: [clientRoutes, manifestPlugin],
+  plugins: [clientRoutes, lazyShell, manifestPlugin],
 };
 
 if (watch) {

@@ -27,7 +27,11 @@ step("applying D1 migrations to the local database", bin("wrangler"), [
 
 const children = [
   spawn(process.execPath, ["scripts/build-client.mjs", "--dev", "--watch"], { cwd: root, stdio: "inherit" }),
-  spawn(bin("wrangler"), ["dev", "--live-reload", ...passThrough], { cwd: root, stdio: "inherit" }),
+  // DEV_LIVE_RELOAD lets wrangler's injected reload script past the CSP (src/security-headers.ts).
+  spawn(bin("wrangler"), ["dev", "--live-reload", "--var", "DEV_LIVE_RELOAD:1", ...passThrough], {
+    cwd: root,
+    stdio: "inherit",
+  }),
 ];
 let exiting = false;
 const stop = (code) => {

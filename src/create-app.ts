@@ -1,7 +1,7 @@
 // Builds the Hono app from its inputs: middleware order, the error handler, the one catch-all route.
 import { Hono } from "hono";
-import { NONCE, secureHeaders } from "hono/secure-headers";
 import { requestLogger } from "./logger";
+import { securityHeaders } from "./security-headers";
 import { errorResponse } from "./errors";
 import { handleRequest } from "./handler";
 import type { AppEnv, ReportError } from "./context";
@@ -16,18 +16,7 @@ export interface AppDeps {
 export function createApp({ reportError, log }: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(requestLogger({ reportError, write: log }));
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        scriptSrc: [NONCE, "'strict-dynamic'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        frameAncestors: ["'none'"],
-      },
-      referrerPolicy: "strict-origin-when-cross-origin",
-      xFrameOptions: "DENY",
-    }),
-  );
+  app.use(securityHeaders());
   app.onError(errorResponse);
   app.all("*", handleRequest);
   return app;

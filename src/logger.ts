@@ -21,6 +21,17 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
+/** Paths longer than this are cut in the line (the request is refused with 414 anyway). */
+const MAX_LOGGED_PATH = 512;
+
+function loggedPath(url: string): string {
+  const path = new URL(url).pathname;
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
+}
+
+/** Looks console.log up at each call, so tests can spy on it after the app is built. */
+const stdout = (line: string) => console.log(line);
+
 function generateRay(): string {
   return crypto.randomUUID().replaceAll("-", "").slice(0, 16);
 }
@@ -39,13 +50,10 @@ export interface LoggerOptions {
  * Opens the request's log record and its error capture, and writes the line when the
  * response is complete (after the last streamed chunk, so errors inside Suspense count).
  */
-export function requestLogger({
-  write = console.log,
-  reportError,
-}: LoggerOptions): MiddlewareHandler<AppEnv> {
+export function requestLogger({ write = stdout, reportError }: LoggerOptions): MiddlewareHandler<AppEnv> {
   return async function requestLogger(c, next) {
     const started = performance.now();
-    const ray = c.req.header("cf-ray") ?? generateRay();
+    const ray = c.req.header("cf-ray") || generateRay();
     const log: RequestLog = { kind: "html", route: null };
     const captured = new WeakMap<object, string>();
     c.set("ray", ray);
@@ -75,7 +83,7 @@ export function requestLogger({
         level: levelOf(c.res.status, log),
         kind: log.kind,
         method: c.req.method,
-        path: new URL(c.req.url).pathname,
+        path: loggedPath(c.req.url),
         route: log.route,
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,

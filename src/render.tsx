@@ -41,18 +41,39 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
     </NonceContext>
   );
   let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
+  let visitorLeft = false;
   try {
     stream = await renderToReadableStream(tree, {
       nonce,
       bootstrapModules: [clientManifest.entry],
       signal: controller.signal,
       // Errors after the shell: the boundary renders on the client; the digest goes with it.
-      onError: (error) => c.var.capture(error),
+      // A visitor who left mid-stream makes React abort the pending boundaries: not an error.
+      onError: (error) => (visitorLeft ? undefined : c.var.capture(error)),
     });
   } catch (error) {
     clearTimeout(timer);
     throw error;
   }
   c.var.log.pending = stream.allReady.finally(() => clearTimeout(timer));
-  return htmlResponse(stream, page.status, HTML_HEADERS);
+  const body = onCancel(stream, () => {
+    visitorLeft = true;
+  });
+  return htmlResponse(body, page.status, HTML_HEADERS);
+}
+
+/** The same bytes, calling `cancelled` first when the reader (the visitor) cancels the body. */
+function onCancel(stream: ReadableStream<Uint8Array>, cancelled: () => void): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      cancelled();
+      return reader.cancel(reason);
+    },
+  });
 }

@@ -7,6 +7,9 @@ import { useNonce } from "./nonce";
 import Layout from "./app/layout";
 import NotFound from "./app/not-found";
 
+/** React streams a finished Suspense section as `<div hidden id="S:n">` for its script to move in place. */
+const STREAMED_WITHOUT_JS = 'div[hidden][id^="S:"]{display:block}';
+
 export interface RootProps {
   page: PageData;
   /** The matched route's module; null when nothing matched. */
@@ -29,6 +32,10 @@ export function Root({ page, module, pageJson, announcement = "", resources, onE
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{page.title}</title>
         <link rel="icon" href="data:," />
+        {/* Without JavaScript nothing moves streamed Suspense content into place: show it where it arrived. */}
+        <noscript>
+          <style>{STREAMED_WITHOUT_JS}</style>
+        </noscript>
         {resources}
       </head>
       <body>

@@ -18,8 +18,14 @@ export function route<M>(path: string, load: () => Promise<M>): RouteDefinition<
   return { path, load };
 }
 
+/**
+ * A path's segments. One trailing slash is tolerated ("/slow/" is "/slow"); any other
+ * empty segment ("//", "/a//b") is kept, so such paths match no route and answer 404.
+ */
 function segments(pathname: string): string[] {
-  return pathname.split("/").filter((s) => s !== "");
+  const parts = pathname.split("/").slice(1);
+  if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
+  return parts;
 }
 
 /** The first route whose pattern matches `pathname`, with its decoded params. */
@@ -35,7 +41,7 @@ export function matchRoute<M>(routes: readonly RouteDefinition<M>[], pathname: s
       const got = parts[i]!;
       if (want.startsWith(":")) {
         const value = safeDecode(got);
-        if (value === null) matched = false;
+        if (value === null || value === "") matched = false;
         else params[want.slice(1)] = value;
       } else if (want !== got) {
         matched = false;

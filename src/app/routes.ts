@@ -15,4 +15,5 @@ export const routes = [
   page("/twins", () => import("./pages/twins")),
   page("/twins/one", () => import("./pages/twins-one")),
   page("/twins/two", () => import("./pages/twins-two")),
+  page("/echo", () => import("./pages/echo")),
 ];

@@ -1,6 +1,12 @@
 // Helpers for browser tests: Debian's Chromium through playwright-core, console capture, log lines.
 import { readFile } from "node:fs/promises";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from "playwright-core";
 import { inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
 
@@ -31,10 +37,7 @@ export interface ObservedPage {
 }
 
 /** A new page in its own context; `javaScriptEnabled: false` to see what works without JS. */
-export async function openPage(
-  browser: Browser,
-  options: { javaScriptEnabled?: boolean } = {},
-): Promise<ObservedPage> {
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<ObservedPage> {
   const context = await browser.newContext({ baseURL: inject("baseURL"), ...options });
   const page = await context.newPage();
   const problems: string[] = [];

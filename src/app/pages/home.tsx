@@ -25,6 +25,11 @@ const EXAMPLES = [
     name: "Twins",
     about: "two pages that share a title, which the route announcer still tells apart",
   },
+  {
+    href: "/echo",
+    name: "Echo",
+    about: "a GET form whose input comes back in the page, its title and its data, safely escaped",
+  },
 ];
 
 export default function Home(_: PageProps) {

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPage } from "./support";
+import { examplePages, streamedSectionsIn } from "./example-pages";
+
+let browser: Browser;
+let pages: string[];
+beforeAll(async () => {
+  browser = await launchBrowser();
+  pages = await examplePages();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Loads a page and waits until it is complete: hydrated, streamed sections in. */
+async function settle(page: Page, path: string) {
+  await page.goto(path, { waitUntil: "networkidle" });
+  await streamedSectionsIn(page);
+}
+
+describe("accessibility (axe-core)", () => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    it(`finds no violations on any example page, ${colorScheme} color scheme`, async () => {
+      const { page, context } = await openPage(browser, { colorScheme });
+      const report: Record<string, string[]> = {};
+      for (const path of pages) {
+        await settle(page, path);
+        const results = await new AxeBuilder({ page }).analyze();
+        expect(results.passes.length, `${path}: axe ran its checks`).toBeGreaterThan(10);
+        for (const violation of results.violations) {
+          (report[path] ??= []).push(
+            `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+          );
+        }
+      }
+      expect(report).toEqual({});
+      await context.close();
+    });
+  }
+});

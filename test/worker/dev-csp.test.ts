@@ -1,0 +1,26 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/create-app";
+import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/security-headers";
+
+const app = createApp({ reportError: () => {}, log: () => {} });
+
+async function csp(bindings: Env) {
+  const response = await app.request("http://localhost/", {}, bindings);
+  await response.body?.cancel();
+  return response.headers.get("content-security-policy") ?? "";
+}
+
+describe("the CSP under npm run dev", () => {
+  it("also allows wrangler's live-reload script, by its hash, when DEV_LIVE_RELOAD is set", async () => {
+    expect(await csp({ ...env, DEV_LIVE_RELOAD: "1" })).toMatch(
+      new RegExp(
+        `^script-src 'nonce-[^']+' 'strict-dynamic' ${WRANGLER_LIVE_RELOAD_HASH.replace(/[+/=]/g, "\\$&")};`,
+      ),
+    );
+  });
+
+  it("allows nothing but the nonce otherwise", async () => {
+    expect(await csp(env)).not.toContain("sha256");
+  });
+});

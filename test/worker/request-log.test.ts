@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { request } from "./html";
+
+let spy: MockInstance<typeof console.log>;
+beforeEach(() => {
+  spy = vi.spyOn(console, "log").mockImplementation(() => {});
+});
+afterEach(() => {
+  spy.mockRestore();
+});
+
+/** The JSON log lines written so far. */
+function lines(): Record<string, unknown>[] {
+  return spy.mock.calls
+    .map(([first]) => (typeof first === "string" && first.startsWith("{") ? JSON.parse(first) : null))
+    .filter((line) => line !== null);
+}
+
+/** Sends a request, reads the whole body, and waits for its one log line. */
+async function logged(path: string, init?: RequestInit) {
+  const before = lines().length;
+  const response = await request(path, init);
+  const body = await response.text();
+  await vi.waitFor(() => expect(lines().length).toBeGreaterThan(before));
+  // Give a second line, if there were one, every chance to appear.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const written = lines().slice(before);
+  expect(written, "exactly one log line per request").toHaveLength(1);
+  return { response, body, line: written[0]! };
+}
+
+describe("the request log", () => {
+  it("writes one JSON line with every field for a page", async () => {
+    const { line } = await logged("/");
+    expect(Object.keys(line).sort()).toEqual(
+      ["kind", "level", "method", "ms", "path", "ray", "route", "status", "ts"].sort(),
+    );
+    expect(line).toMatchObject({
+      level: "info",
+      kind: "html",
+      method: "GET",
+      path: "/",
+      route: "/",
+      status: 200,
+    });
+    expect(new Date(line.ts as string).toISOString()).toBe(line.ts);
+    expect(Math.abs(Date.now() - Date.parse(line.ts as string))).toBeLessThan(60_000);
+    expect(line.ms).toBeTypeOf("number");
+    expect(line.ms as number).toBeGreaterThanOrEqual(0);
+    expect(line.ray).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("takes ray from the cf-ray header when there is one", async () => {
+    const { line } = await logged("/", { headers: { "cf-ray": "8f1e2d3c4b5a6978-AMS" } });
+    expect(line.ray).toBe("8f1e2d3c4b5a6978-AMS");
+  });
+
+  it("generates a different ray for each request without cf-ray", async () => {
+    const first = (await logged("/")).line.ray;
+    const second = (await logged("/")).line.ray;
+    expect(first).not.toBe(second);
+  });
+
+  it("writes the line after a streamed page has finished, with the whole time in ms", async () => {
+    const { line, body } = await logged("/slow");
+    expect(body).toContain("Arrived after");
+    expect(line).toMatchObject({ level: "info", kind: "html", route: "/slow", status: 200 });
+    expect(line.ms as number).toBeGreaterThanOrEqual(900);
+  });
+
+  it("logs the matched pattern as route, the path as requested, and no query string", async () => {
+    const { line } = await logged("/echo?text=secret-ish");
+    expect(line).toMatchObject({ path: "/echo", route: "/echo", status: 200 });
+    expect(JSON.stringify(line)).not.toContain("secret-ish");
+  });
+
+  it("marks a 404 as a warning with no route", async () => {
+    const { line } = await logged("/nope");
+    expect(line).toMatchObject({ level: "warn", kind: "html", path: "/nope", route: null, status: 404 });
+  });
+
+  it("logs page-data requests as kind data", async () => {
+    const { line, response } = await logged("/?_data=1", { headers: { "X-Page-Data": "1" } });
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(line).toMatchObject({ kind: "data", route: "/", status: 200, path: "/" });
+  });
+
+  it("adds digest, message and stack for a server error; the digest is the one the visitor sees", async () => {
+    const { line, body } = await logged("/errors/loader");
+    expect(line).toMatchObject({ level: "error", status: 500, route: "/errors/loader" });
+    expect(line.digest).toMatch(/^[0-9a-z]{8,16}$/);
+    expect(body).toContain(`Digest: <code data-testid="digest">${line.digest}</code>`);
+    expect(line.message).toBe("Loader failed on purpose (/errors/loader)");
+    expect(line.stack).toContain("errors-loader");
+  });
+
+  it("logs refused methods with their method and status", async () => {
+    const { line } = await logged("/", { method: "PATCH" });
+    expect(line).toMatchObject({ level: "warn", method: "PATCH", path: "/", status: 405 });
+  });
+
+  it("keeps the line short for a very long URL", async () => {
+    const { line, response } = await logged(`/${"a".repeat(20_000)}`);
+    expect(response.status).toBe(414);
+    expect(JSON.stringify(line).length).toBeLessThan(2_000);
+  });
+
+  it("does not count a visitor who leaves in the middle of a streamed page as an error", async () => {
+    const before = lines().length;
+    const response = await request("/slow");
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await vi.waitFor(() => expect(lines().length).toBeGreaterThan(before), { timeout: 3000 });
+    const line = lines()[before]!;
+    expect(line).toMatchObject({ level: "info", route: "/slow", status: 200 });
+    expect(line.digest).toBeUndefined();
+  });
+});
