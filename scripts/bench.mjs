@@ -127,7 +127,7 @@ try {
   if (argv.includes("--traps"))
     run.traps = await measureTraps({ config: appConfig, appState, timing, start, stopAll, log, run, pages });
 
-  log("measuring JavaScript per page and the worker bundle (wrangler deploy --dry-run)");
+  log("measuring JavaScript per page and the worker bundle (as npm run check:deploy builds it)");
   run.javascript = await javascriptPerPage(["/", "/guestbook"]);
   run.workerBundle = await workerBundle();
 

@@ -62,17 +62,23 @@ export async function javascriptPerPage(patterns) {
   return pages;
 }
 
-/** The worker as `wrangler deploy` would upload it (dry run, nothing leaves the machine). */
+/**
+ * The worker as `npm run deploy` would upload it: the wrangler command of `npm run check:deploy`
+ * (same flags as deploy: minified, production React), into a temporary folder.
+ */
 export async function workerBundle() {
   const outdir = await mkdtemp(path.join(os.tmpdir(), "verge-bundle-"));
   try {
-    const args = ["deploy", "--dry-run", "--outdir", outdir];
-    const run = spawnSync(path.join(root, "node_modules/.bin/wrangler"), args, {
+    const scripts = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")).scripts;
+    const script = scripts["check:deploy"];
+    const command = script.slice(script.indexOf("wrangler deploy")).replace(/--outdir \S+/, "--outdir");
+    const run = spawnSync(`${command} ${JSON.stringify(outdir)}`, {
       cwd: root,
-      env: ENV,
+      shell: true,
+      env: { ...ENV, PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}` },
       encoding: "utf8",
     });
-    if (run.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${run.stdout}\n${run.stderr}`);
+    if (run.status !== 0) throw new Error(`${command} failed:\n${run.stdout}\n${run.stderr}`);
     const files = (await readdir(outdir)).filter((f) => f.endsWith(".js"));
     let total = ZERO;
     for (const file of files) total = plus(total, sizes(await readFile(path.join(outdir, file))));

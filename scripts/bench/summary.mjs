@@ -54,7 +54,12 @@ function targets(run) {
     js.rest.gzip <= 6 * KB ? "met" : "NOT met",
   ]);
   const gz = run.workerBundle.gzip;
-  rows.push(["worker bundle < 130 KB gzip", `${(gz / KB).toFixed(1)} KB`, gz < 130 * KB ? "met" : "NOT met"]);
+  // The same budget as test/node/worker-bundle.test.ts: 130,000 bytes.
+  rows.push([
+    "worker bundle < 130 KB gzip",
+    `${(gz / 1000).toFixed(1)} kB`,
+    gz < 130_000 ? "met" : "NOT met",
+  ]);
   return rows;
 }
 
@@ -143,7 +148,9 @@ export function summary(run) {
     table(["JavaScript (KB raw / gzip / brotli)", "files", "total", "React", "everything else"], jsRows),
   );
   const wb = run.workerBundle;
-  parts.push(`Worker bundle (wrangler deploy --dry-run): ${kb(wb.raw)} KB raw, ${kb(wb.gzip)} KB gzip.`);
+  parts.push(
+    `Worker bundle (as \`npm run check:deploy\` builds it: wrangler deploy --dry-run --minify): ${kb(wb.raw)} KB raw, ${kb(wb.gzip)} KB gzip.`,
+  );
   if (run.traps) parts.push(run.traps.text);
   parts.push(table(["Target (issue 6)", "measured", ""], targets(run)));
   return parts.join("\n\n") + "\n";
