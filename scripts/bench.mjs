@@ -3,6 +3,7 @@
 //   npm run bench                 default run (a few minutes), recorded
 //   npm run bench -- --quick      short smoke run, printed only (add --record to keep it)
 //   npm run bench -- --traps      also measures the known traps (development React, default logs)
+//   npm run bench -- --rate=150   a fixed request rate for both servers (CPU at equal load), printed only
 //   npm run bench -- --only=html-home,data-home   only these workloads, printed only (--record keeps it)
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
@@ -24,9 +25,13 @@ import { summary } from "./bench/summary.mjs";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
-const timing = quick
-  ? { durationS: 3, warmupS: 1, rounds: 3, slowSamples: 2 }
-  : { durationS: 10, warmupS: 3, rounds: 5, slowSamples: 5 };
+const rate = Number(argv.find((a) => a.startsWith("--rate="))?.slice("--rate=".length) ?? 0);
+const timing = {
+  ...(quick
+    ? { durationS: 3, warmupS: 1, rounds: 3, slowSamples: 2 }
+    : { durationS: 10, warmupS: 3, rounds: 5, slowSamples: 5 }),
+  rate,
+};
 const only = argv
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
@@ -132,7 +137,7 @@ try {
   run.workerBundle = await workerBundle();
 
   console.log("\n" + summary(run));
-  if ((!quick && !only) || argv.includes("--record")) {
+  if ((!quick && !only && !rate) || argv.includes("--record")) {
     await record(run);
     log("recorded in BENCHMARKS.md, bench/history.json and bench/ratios.svg");
   }

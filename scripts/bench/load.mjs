@@ -11,7 +11,7 @@ function run(options) {
   });
 }
 
-function optionsFor(server, workload) {
+function optionsFor(server, workload, rate = 0) {
   return {
     url: server.url + workload.path,
     connections: CONNECTIONS,
@@ -20,13 +20,15 @@ function optionsFor(server, workload) {
     headers: { ...workload.headers, ...(workload.origin ? { origin: server.url } : {}) },
     requests: workload.setupRequest ? [{ setupRequest: workload.setupRequest }] : undefined,
     timeout: 20,
+    // 0: as fast as the server answers; otherwise a fixed rate, to compare CPU at equal load.
+    overallRate: rate,
   };
 }
 
 /** One window of load on one server, with the CPU each of its processes used meanwhile. */
-async function window(server, workload, seconds) {
+async function window(server, workload, seconds, rate) {
   const before = sampleCpu(server.processes);
-  const result = await run({ ...optionsFor(server, workload), duration: seconds });
+  const result = await run({ ...optionsFor(server, workload, rate), duration: seconds });
   const after = sampleCpu(server.processes);
   const cpu = Object.fromEntries(Object.keys(before).map((role) => [role, after[role] - before[role]]));
   return { result, cpu };
@@ -37,13 +39,13 @@ async function window(server, workload, seconds) {
  * `durationS` seconds each, cut into `rounds` windows that alternate between the servers, so a
  * burst of load from elsewhere on the machine falls on both alike. CPU is read from /proc.
  */
-export async function measure(servers, workload, { durationS, warmupS, rounds, progress }) {
+export async function measure(servers, workload, { durationS, warmupS, rounds, rate, progress }) {
   if (warmupS > 0)
-    for (const server of servers) await run({ ...optionsFor(server, workload), duration: warmupS });
+    for (const server of servers) await run({ ...optionsFor(server, workload, rate), duration: warmupS });
   const windows = new Map(servers.map((server) => [server, []]));
   for (let round = 1; round <= rounds; round++) {
     for (const server of servers)
-      windows.get(server).push(await window(server, workload, durationS / rounds));
+      windows.get(server).push(await window(server, workload, durationS / rounds, rate));
     progress?.(round, rounds);
   }
   return servers.map((server) => {

@@ -78,7 +78,7 @@ export function summary(run) {
   const r = ratios(run);
   const t = run.timing;
   const load = t
-    ? `${t.durationS} s per server in ${t.rounds} windows alternating between app and floor, after a ${t.warmupS} s warm-up${run.quick ? " (--quick)" : ""}`
+    ? `${t.durationS} s per server in ${t.rounds} windows alternating between app and floor, after a ${t.warmupS} s warm-up${t.rate ? `, at a fixed ${t.rate} req/s` : ""}${run.quick ? " (--quick)" : ""}`
     : "10 s per server after a 3 s warm-up";
   const workloadRows = Object.entries(run.workloads).map(([id, w]) => {
     if (w.unavailable) return [w.label, "unavailable", "", "", "", "", "", "", "", ""];
