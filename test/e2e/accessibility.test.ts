@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage } from "./support";
+import type { Page } from "playwright-core";
+import { useBrowser, openPage } from "./support";
 import { examplePages, streamedSectionsIn } from "./example-pages";
 
-let browser: Browser;
+const browser = useBrowser();
 let pages: string[];
 beforeAll(async () => {
-  browser = await launchBrowser();
   pages = await examplePages();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** Loads a page and waits until it is complete: hydrated, streamed sections in. */
@@ -23,7 +19,7 @@ async function settle(page: Page, path: string) {
 describe("accessibility (axe-core)", () => {
   for (const colorScheme of ["light", "dark"] as const) {
     it(`finds no violations on any example page, ${colorScheme} color scheme`, async () => {
-      const { page, context } = await openPage(browser, { colorScheme });
+      const { page, context } = await openPage(browser(), { colorScheme });
       const report: Record<string, string[]> = {};
       for (const path of pages) {
         await settle(page, path);

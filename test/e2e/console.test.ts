@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPage } from "./support";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useBrowser, openPage } from "./support";
 import { examplePages, streamedSectionsIn } from "./example-pages";
 
-let browser: Browser;
+const browser = useBrowser();
 let pages: string[];
 beforeAll(async () => {
-  browser = await launchBrowser();
   pages = await examplePages();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe("the browser console", () => {
   it("stays free of errors and warnings on every example page, through hydration and streaming", async () => {
     const found: Record<string, string[]> = {};
     for (const path of pages) {
-      const { page, problems, context } = await openPage(browser);
+      const { page, problems, context } = await openPage(browser());
       const response = await page.goto(path, { waitUntil: "networkidle" });
       await streamedSectionsIn(page);
       const status = response?.status() ?? 0;

@@ -1,26 +1,19 @@
 // The browser reporter in Chromium against wrangler dev: what it reports, and when it stops.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { ingestControl, ingestEnvelopes, launchBrowser, openPage } from "./support";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ingestControl, ingestEnvelopes, useBrowser, openPage } from "./support";
 import { eventOf } from "../support/envelope";
 
 const control = ingestControl;
 const envelopes = ingestEnvelopes;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 beforeEach(async () => {
   await control("reset");
 });
 
 describe("hydration mismatch", () => {
   it("is reported through /monitoring and not shown", async () => {
-    const { page, context } = await openPage(browser);
+    const { page, context } = await openPage(browser());
     // The server's HTML is altered on the way, so the browser's first render differs from it.
     await page.route("**/errors", async (route) => {
       const response = await route.fetch();
@@ -51,7 +44,7 @@ describe("browser reporter limits", () => {
     }, messages);
 
   async function openErrorsPage() {
-    const observed = await openPage(browser);
+    const observed = await openPage(browser());
     const posts: string[] = [];
     observed.page.on("request", (request) => {
       if (new URL(request.url()).pathname === "/monitoring") posts.push(request.url());

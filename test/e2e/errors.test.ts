@@ -1,27 +1,20 @@
 // Error fallbacks and reporting in Chromium against wrangler dev, with the fake ingest behind /monitoring.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { ingestControl, ingestEnvelopes, launchBrowser, logLines, openPage } from "./support";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ingestControl, ingestEnvelopes, useBrowser, logLines, openPage } from "./support";
 import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from "../../src/error-views";
 import { eventOf } from "../support/envelope";
 
 const control = ingestControl;
 const envelopes = ingestEnvelopes;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 beforeEach(async () => {
   await control("reset");
 });
 
 describe("client render failure", () => {
   it("shows the client fallback with Reload and Back, and sends one envelope through /monitoring", async () => {
-    const { page, context } = await openPage(browser);
+    const { page, context } = await openPage(browser());
     const relayed: number[] = [];
     page.on("response", (response) => {
       if (new URL(response.url()).pathname === "/monitoring") relayed.push(response.status());
@@ -62,7 +55,7 @@ describe("client render failure", () => {
 
 describe("server failure", () => {
   it("/errors/loader shows a digest equal to the Sentry event's digest tag and the log line's digest", async () => {
-    const { page, context } = await openPage(browser);
+    const { page, context } = await openPage(browser());
     const response = await page.goto("/errors/loader");
     expect(response?.status()).toBe(500);
     expect(await page.locator("h1").textContent()).toBe(SERVER_ERROR_TEXT);
@@ -82,7 +75,7 @@ describe("server failure", () => {
 
 describe("failure inside a Suspense boundary", () => {
   it("/errors/stream keeps status 200, shows the error view in place, and the page hydrates without errors", async () => {
-    const { page, context, problems } = await openPage(browser);
+    const { page, context, problems } = await openPage(browser());
     const response = await page.goto("/errors/stream");
     expect(response?.status()).toBe(200);
     const section = page.getByTestId("route-error");

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
-import { launchBrowser, openPage } from "./support";
+import { useBrowser, openPage } from "./support";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 /** Chromium logs every 4xx/5xx fetch as a console error; those are expected here, nothing else is. */
@@ -37,7 +31,7 @@ async function slowActions(page: Page, ms: number) {
 
 describe("guestbook with JavaScript", () => {
   it("signs without a reload: one POST, no page-data GET, pending state shown, list updated", async () => {
-    const { page, context, problems } = await openPage(browser);
+    const { page, context, problems } = await openPage(browser());
     await openGuestbook(page);
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
     await slowActions(page, 600);
@@ -67,7 +61,7 @@ describe("guestbook with JavaScript", () => {
   });
 
   it("makes one entry from a double click", async () => {
-    const { page, context } = await openPage(browser);
+    const { page, context } = await openPage(browser());
     await openGuestbook(page);
     await slowActions(page, 300);
     let posts = 0;
@@ -86,7 +80,7 @@ describe("guestbook with JavaScript", () => {
   });
 
   it("shows field errors accessibly: aria-invalid, described by the error, focus on the first invalid field", async () => {
-    const { page, context, problems } = await openPage(browser);
+    const { page, context, problems } = await openPage(browser());
     await openGuestbook(page);
     const message = unique("typed");
     await page.getByLabel("Name").fill("  ");
@@ -110,7 +104,7 @@ describe("guestbook with JavaScript", () => {
   });
 
   it("says something went wrong, with the digest, and keeps what was typed when the action fails", async () => {
-    const { page, context } = await openPage(browser);
+    const { page, context } = await openPage(browser());
     await openGuestbook(page);
     await page.route("**/guestbook*", (route) =>
       route.request().method() === "POST"

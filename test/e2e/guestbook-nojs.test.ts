@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPage } from "./support";
+import { describe, expect, it } from "vitest";
+import { useBrowser, openPage } from "./support";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 
 describe("guestbook without JavaScript", () => {
   it("signs with a plain form post, follows the 303 and shows the entry", async () => {
-    const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+    const { page, context } = await openPage(browser(), { javaScriptEnabled: false });
     const statuses: number[] = [];
     page.on("response", (r) => {
       if (r.request().method() === "POST") statuses.push(r.status());
@@ -38,7 +31,7 @@ describe("guestbook without JavaScript", () => {
   });
 
   it("shows errors next to the fields and keeps the typed values, with status 422", async () => {
-    const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+    const { page, context } = await openPage(browser(), { javaScriptEnabled: false });
     await page.goto("/guestbook");
     const message = unique("kept message");
     // Spaces pass the browser's `required` check; the server trims them and refuses.

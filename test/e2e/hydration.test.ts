@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPage } from "./support";
+import { describe, expect, it } from "vitest";
+import { useBrowser, openPage } from "./support";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe("home page in Chromium", () => {
   it("hydrates: the counter responds to clicks, with no console errors or hydration warnings", async () => {
-    const { page, problems, context } = await openPage(browser);
+    const { page, problems, context } = await openPage(browser());
     await page.goto("/");
     const counter = page.getByTestId("counter");
     await expect.poll(() => counter.textContent()).toBe("Clicked 0 times");

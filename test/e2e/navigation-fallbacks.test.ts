@@ -2,18 +2,11 @@
 // page's progress bar, the not-found page and a loader's error view, all without a blank page.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPage } from "./support";
+import { describe, expect, it } from "vitest";
+import { useBrowser, openPage } from "./support";
 import { addLink, announced, heading, location, marker, openHome, unexpected } from "./navigation-helpers";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe("client navigation, fallbacks", () => {
   it("does a full page load of the target when the route's chunk fails to load", async () => {
@@ -21,7 +14,7 @@ describe("client navigation, fallbacks", () => {
       await readFile(path.resolve(import.meta.dirname, "../../dist/manifest.json"), "utf8"),
     );
     const chunk: string = manifest.routes["/twins/one"].module;
-    const { page, problems, context } = await openPage(browser);
+    const { page, problems, context } = await openPage(browser());
     await openHome(page);
     await page.route(`**${chunk}`, (route) => route.abort(), { times: 1 });
     await page.getByRole("link", { name: "Twins" }).click();
@@ -33,7 +26,7 @@ describe("client navigation, fallbacks", () => {
   });
 
   it("shows a slow page's progress bar while the old page stays, then the new page", async () => {
-    const { page, problems, context } = await openPage(browser);
+    const { page, problems, context } = await openPage(browser());
     await openHome(page);
     await page.getByRole("link", { name: "Slow" }).first().click();
     await page.locator(".progress").waitFor({ state: "attached" });
@@ -48,7 +41,7 @@ describe("client navigation, fallbacks", () => {
   });
 
   it("shows the not-found page and a loader's error view client-side, with the digest", async () => {
-    const { page, problems, context } = await openPage(browser);
+    const { page, problems, context } = await openPage(browser());
     await openHome(page);
     await addLink(page, "/no/such/page", "Nowhere");
     await page.getByRole("link", { name: "Nowhere" }).click();

@@ -7,7 +7,7 @@ import {
   type BrowserContextOptions,
   type Page,
 } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -27,6 +27,21 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-quic",
     ],
   });
+}
+
+/** One browser for the calling test file: launched before its tests, closed after them. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("useBrowser(): the browser is launched in beforeAll; call it inside tests");
+    return browser;
+  };
 }
 
 export interface ObservedPage {

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPage } from "./support";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useBrowser, openPage } from "./support";
 import { examplePages } from "./example-pages";
 
-let browser: Browser;
+const browser = useBrowser();
 let pages: string[];
 beforeAll(async () => {
-  browser = await launchBrowser();
   pages = await examplePages();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe("every example page with JavaScript disabled", () => {
@@ -19,7 +14,7 @@ describe("every example page with JavaScript disabled", () => {
   });
 
   it("renders readable content: a title, a heading and text in the page's main region", async () => {
-    const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+    const { page, context } = await openPage(browser(), { javaScriptEnabled: false });
     for (const path of pages) {
       const response = await page.goto(path);
       expect(response, path).not.toBeNull();
@@ -38,7 +33,7 @@ describe("every example page with JavaScript disabled", () => {
   });
 
   it("shows /slow's streamed section once it has arrived (where it arrived: moving it needs JavaScript)", async () => {
-    const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+    const { page, context } = await openPage(browser(), { javaScriptEnabled: false });
     await page.goto("/slow");
     expect(await page.getByTestId("slow-value").isVisible()).toBe(true);
     expect(await page.getByTestId("slow-value").innerText()).toMatch(/^Arrived after \d+ ms/);
@@ -46,7 +41,7 @@ describe("every example page with JavaScript disabled", () => {
   });
 
   it("submits the /echo form as a plain GET and shows the text back", async () => {
-    const { page, context } = await openPage(browser, { javaScriptEnabled: false });
+    const { page, context } = await openPage(browser(), { javaScriptEnabled: false });
     await page.goto("/echo");
     await page.getByLabel("Text to echo").fill("</script><b>hello</b>");
     await page.getByRole("button", { name: "Echo it" }).click();
