@@ -2,7 +2,7 @@
 // [path] [seconds] [--floor] [--data]`. Starts wrangler dev with an inspector port, records a V8
 // CPU profile of the Worker's isolate through it while autocannon drives load, and prints the
 // functions with the most self time (the .cpuprofile is kept for Chrome DevTools).
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { applyMigrations, freePort, root, startServer } from "./server.mjs";
@@ -80,4 +80,5 @@ try {
   socket.close();
 } finally {
   await server.stop();
+  await rm(tmp, { recursive: true, force: true });
 }
