@@ -1,0 +1,147 @@
+// `npm run bench`: builds, runs the app and the floor worker on workerd (wrangler dev), drives
+// each workload from this process with autocannon, and records the figures in BENCHMARKS.md.
+//   npm run bench                 default run (a few minutes), recorded
+//   npm run bench -- --quick      short smoke run, printed only (add --record to keep it)
+//   npm run bench -- --traps      also measures the known traps (development React, default logs)
+//   npm run bench -- --rate=150   a fixed request rate for both servers (CPU at equal load), printed only
+//   npm run bench -- --only=html-home,data-home   only these workloads, printed only (--record keeps it)
+import { spawnSync } from "node:child_process";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { ENV, applyMigrations, root, startServer } from "./bench/server.mjs";
+import { measure } from "./bench/load.mjs";
+import {
+  WORKLOADS,
+  availablePages,
+  seedGuestbook,
+  slowTimings,
+  GUESTBOOK_ENTRIES,
+} from "./bench/workloads.mjs";
+import { bodyBytes, javascriptPerPage, workerBundle } from "./bench/sizes.mjs";
+import { measureTraps } from "./bench/traps.mjs";
+import { machine, record } from "./bench/results.mjs";
+import { summary } from "./bench/summary.mjs";
+
+const argv = process.argv.slice(2);
+const quick = argv.includes("--quick");
+const rate = Number(argv.find((a) => a.startsWith("--rate="))?.slice("--rate=".length) ?? 0);
+const timing = {
+  ...(quick
+    ? { durationS: 3, warmupS: 1, rounds: 3, slowSamples: 2 }
+    : { durationS: 10, warmupS: 3, rounds: 5, slowSamples: 5 }),
+  rate,
+};
+const only = argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+/** A name for the run in BENCHMARKS.md, e.g. --title="after the performance pass". */
+const title = argv.find((a) => a.startsWith("--title="))?.slice("--title=".length);
+const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
+const log = (line) => console.log(`[bench] ${line}`);
+/** A dot per round, so a long run shows it is alive. */
+const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
+
+const appConfig = path.join(root, "wrangler.toml");
+const floorConfig = path.join(root, "test/bench/wrangler.toml");
+const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
+const servers = [];
+const start = async (options) => {
+  const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), ...options });
+  servers.push(server);
+  log(`${server.name}: first 200 after ${Math.round(server.startupMs)} ms on ${server.url}`);
+  return server;
+};
+const stopAll = () => Promise.all(servers.splice(0).map((s) => s.stop()));
+process.on("SIGINT", () => stopAll().then(() => process.exit(130)));
+
+try {
+  log("building the client (production)");
+  const build = spawnSync(process.execPath, ["scripts/build-client.mjs"], {
+    cwd: root,
+    env: ENV,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) throw new Error("the client build failed");
+
+  const appState = path.join(tmp, "app-state");
+  const floorState = path.join(tmp, "floor-state");
+  applyMigrations(appState);
+  let app = await start({ name: "app", config: appConfig, state: appState });
+  const pages = await availablePages(app.url, ["/", "/guestbook", "/slow"]);
+  if (!pages.has("/guestbook")) {
+    log("/guestbook answers 404 (not on this branch yet): its workloads are unavailable");
+  } else if (selected.some((w) => w.needs === "/guestbook")) {
+    log(`seeding ${GUESTBOOK_ENTRIES} guestbook entries through the sign action`);
+    await seedGuestbook(app.url);
+  }
+  // The floor reads a copy of the seeded database; the app restarts so both start alike.
+  await stopAll();
+  await cp(appState, floorState, { recursive: true });
+  app = await start({ name: "app", config: appConfig, state: appState });
+  const floor = await start({ name: "floor", config: floorConfig, state: floorState });
+
+  const run = {
+    ...machine(argv),
+    title,
+    quick,
+    timing,
+    startupMs: { app: app.startupMs, floor: floor.startupMs },
+  };
+  run.bytes = {};
+  for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
+    run.bytes[page] = {
+      html: await bodyBytes(app.url + page),
+      data: await bodyBytes(`${app.url}${page}?_data=1`, { headers: { "x-page-data": "1" } }),
+      floorHtml: await bodyBytes(floor.url + page),
+    };
+  }
+
+  run.workloads = {};
+  for (const workload of selected) {
+    if (workload.needs && !pages.has(workload.needs)) {
+      run.workloads[workload.id] = { label: workload.label, unavailable: true };
+      log(`${workload.label}: unavailable`);
+      continue;
+    }
+    const entry = { label: workload.label };
+    const servers = workload.floor ? [app, floor] : [app];
+    log(
+      `${workload.label}: ${timing.warmupS} s warm-up, then ${timing.durationS} s on ${servers.map((s) => s.name).join(" and ")} in ${timing.rounds} alternating windows`,
+    );
+    const results = await measure(servers, workload, { ...timing, progress });
+    servers.forEach((server, i) => {
+      const result = (entry[server.name] = results[i]);
+      log(
+        `  ${server.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+          `worker CPU ${result.cpuMs.worker.toFixed(2)} ms/req (proxy ${result.cpuMs.proxy.toFixed(2)}, ` +
+          `wrangler ${result.cpuMs.node.toFixed(2)})` +
+          (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ""),
+      );
+    });
+    run.workloads[workload.id] = entry;
+  }
+
+  if (pages.has("/slow")) {
+    log(`/slow: ${timing.slowSamples} requests, time to first and last byte`);
+    run.slow = await slowTimings(app.url, timing.slowSamples);
+  }
+  await stopAll();
+
+  if (argv.includes("--traps"))
+    run.traps = await measureTraps({ config: appConfig, appState, timing, start, stopAll, log, run, pages });
+
+  log("measuring JavaScript per page and the worker bundle (as npm run check:deploy builds it)");
+  run.javascript = await javascriptPerPage(["/", "/guestbook"]);
+  run.workerBundle = await workerBundle();
+
+  console.log("\n" + summary(run));
+  if ((!quick && !only && !rate) || argv.includes("--record")) {
+    await record(run);
+    log("recorded in BENCHMARKS.md, bench/history.json and bench/ratios.svg");
+  }
+} finally {
+  await stopAll();
+  await rm(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,67 @@
+// Reads CPU time from /proc: the workerd processes under one `wrangler dev`, told apart by role.
+import { readFileSync, readdirSync } from "node:fs";
+
+/** Clock ticks per second for /proc/<pid>/stat times (USER_HZ: 100 on every Linux we run on). */
+const TICKS_PER_SECOND = 100;
+
+function stat(pid) {
+  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Field 2 (comm) may hold spaces; fields after its closing parenthesis are fixed.
+  return text.slice(text.lastIndexOf(")") + 2).split(" ");
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds. */
+export function cpuMs(pid) {
+  try {
+    const fields = stat(pid);
+    // After comm: index 0 is field 3 (state); utime is field 14, stime field 15.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return NaN; // the process is gone
+  }
+}
+
+function children() {
+  const byParent = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const parent = Number(stat(name)[1]);
+      const args = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").filter(Boolean);
+      if (!byParent.has(parent)) byParent.set(parent, []);
+      byParent.get(parent).push({ pid: Number(name), args });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return byParent;
+}
+
+/**
+ * The processes of one `wrangler dev` started as `rootPid`: `node` (wrangler itself), `proxy`
+ * (the workerd that listens on the public port and forwards to the worker) and `worker` (the
+ * workerd that runs the Worker: the only one the edge has too).
+ */
+export function wranglerProcesses(rootPid, port) {
+  const tree = children();
+  const found = { node: null, proxy: null, worker: null };
+  const visit = (pid) => {
+    for (const child of tree.get(pid) ?? []) {
+      const [command, ...rest] = child.args;
+      if (command?.endsWith("/workerd")) {
+        const publicEntry = rest.some((arg) => arg === `--socket-addr=entry=127.0.0.1:${port}`);
+        found[publicEntry ? "proxy" : "worker"] = child.pid;
+      } else if (rest.some((arg) => arg.endsWith("wrangler-dist/cli.js"))) {
+        found.node = child.pid;
+      }
+      visit(child.pid);
+    }
+  };
+  visit(rootPid);
+  return found;
+}
+
+/** CPU milliseconds of each named process, for differences over a load window. */
+export function sampleCpu(processes) {
+  return Object.fromEntries(Object.entries(processes).map(([role, pid]) => [role, pid ? cpuMs(pid) : NaN]));
+}

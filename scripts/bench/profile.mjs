@@ -1,0 +1,84 @@
+// Profiles the worker under one workload: `node --experimental-websocket scripts/bench/profile.mjs
+// [path] [seconds] [--floor] [--data]`. Starts wrangler dev with an inspector port, records a V8
+// CPU profile of the Worker's isolate through it while autocannon drives load, and prints the
+// functions with the most self time (the .cpuprofile is kept for Chrome DevTools).
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { applyMigrations, freePort, root, startServer } from "./server.mjs";
+import { measure } from "./load.mjs";
+
+const [target = "/", seconds = "5"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const floor = process.argv.includes("--floor");
+const data = process.argv.includes("--data");
+const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-profile-"));
+const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
+if (!process.env.BENCH_STATE) applyMigrations(state);
+const inspectorPort = await freePort();
+const server = await startServer({
+  name: floor ? "floor" : "app",
+  config: path.join(root, floor ? "test/bench/wrangler.toml" : "wrangler.toml"),
+  state,
+  logFile: path.join(tmp, "wrangler.log"),
+  extraArgs: ["--inspector-port", String(inspectorPort)],
+});
+try {
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+  // The inspector proxy refuses sockets without an Origin (undici takes headers as a second argument).
+  const socket = new WebSocket(targets[0].webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
+  await new Promise((resolve, reject) => Object.assign(socket, { onopen: resolve, onerror: reject }));
+  let id = 0;
+  const pending = new Map();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    pending.get(message.id)?.(message.result);
+  };
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      pending.set(++id, resolve);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  const workload = { path: target, headers: data ? { "x-page-data": "1" } : {} };
+  await measure([server], workload, { durationS: 2, warmupS: 1, rounds: 1 });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 100 });
+  await send("Profiler.start");
+  const [result] = await measure([server], workload, { durationS: Number(seconds), warmupS: 0, rounds: 1 });
+  const { profile } = await send("Profiler.stop");
+  const file = path.join(os.tmpdir(), `verge-${floor ? "floor" : "app"}.cpuprofile`);
+  await writeFile(file, JSON.stringify(profile));
+  // Self time per source line, with the line's text so minified or bundled code reads.
+  await send("Debugger.enable");
+  const sources = new Map();
+  const lineOf = async ({ scriptId, lineNumber }) => {
+    if (scriptId === "0" || lineNumber < 0) return "";
+    if (!sources.has(scriptId)) {
+      const source = await send("Debugger.getScriptSource", { scriptId });
+      sources.set(scriptId, (source?.scriptSource ?? "").split("\n"));
+    }
+    return (sources.get(scriptId)[lineNumber] ?? "").trim().slice(0, 90);
+  };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((nodeId, i) => {
+    const frame = byId.get(nodeId).callFrame;
+    const key = `${frame.functionName || "(anonymous)"}:${frame.scriptId}:${frame.lineNumber}`;
+    const entry = self.get(key) ?? { frame, us: 0 };
+    entry.us += profile.timeDeltas[i + 1] ?? 0;
+    self.set(key, entry);
+  });
+  const total = [...self.values()].reduce((sum, e) => sum + e.us, 0);
+  console.log(
+    `${result.requests} requests, worker CPU ${result.cpuMs.worker.toFixed(2)} ms/req; profile in ${file}`,
+  );
+  for (const { frame, us } of [...self.values()].sort((a, b) => b.us - a.us).slice(0, 30)) {
+    const share = `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000 / result.requests).toFixed(3)} ms/req`;
+    console.log(
+      `${share}  ${frame.functionName || "(anonymous)"} ${frame.url}:${frame.lineNumber + 1}  ${await lineOf(frame)}`,
+    );
+  }
+  socket.close();
+} finally {
+  await server.stop();
+  await rm(tmp, { recursive: true, force: true });
+}

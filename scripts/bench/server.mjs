@@ -1,0 +1,91 @@
+// Starts `wrangler dev` the way the benchmark needs it: production React, quiet logs, own state.
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { wranglerProcesses } from "./proc.mjs";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+const wrangler = path.join(root, "node_modules/.bin/wrangler");
+
+/**
+ * NODE_ENV=production: wrangler dev bundles React's development build otherwise, several times
+ * slower and not what deploys. The rest keeps wrangler from phoning home or colouring output.
+ */
+export const ENV = { ...process.env, NODE_ENV: "production", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Applies migrations/ to the local D1 in `state` (nothing to do while there are none). */
+export function applyMigrations(state) {
+  const dir = path.join(root, "migrations");
+  if (!existsSync(dir) || !readdirSync(dir).some((f) => f.endsWith(".sql"))) return;
+  const args = ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state];
+  const result = spawnSync(wrangler, args, { cwd: root, env: ENV, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`applying migrations failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/**
+ * Runs `wrangler dev` for `config` on a free loopback port with its state in `state`, and
+ * waits for the first 200 from `/`. `logLevel` "warn": at the default level wrangler logs
+ * every request, which costs about 15% of throughput and is no part of the Worker.
+ */
+export async function startServer({
+  name,
+  config,
+  state,
+  logFile,
+  logLevel = "warn",
+  env = ENV,
+  extraArgs = [],
+}) {
+  const port = await freePort();
+  const args = ["dev", "--config", config, "--ip", "127.0.0.1", "--port", String(port)];
+  args.push(
+    "--persist-to",
+    state,
+    "--log-level",
+    logLevel,
+    "--show-interactive-dev-session=false",
+    ...extraArgs,
+  );
+  const started = performance.now();
+  const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const out = createWriteStream(logFile);
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name}: wrangler dev exited early; see ${logFile}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGTERM");
+      throw new Error(`${name}: no 200 from ${url}/ within 120 s; see ${logFile}`);
+    }
+    const status = await fetch(`${url}/`).then(
+      (r) => r.arrayBuffer().then(() => r.status),
+      () => 0,
+    );
+    if (status === 200) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const startupMs = performance.now() - started;
+  const processes = wranglerProcesses(child.pid, port);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  return { name, url, port, startupMs, processes, stop };
+}

@@ -1,0 +1,98 @@
+// What the benchmark asks of the worker: the workloads, seeding the guestbook, and /slow's timings.
+import { request } from "node:http";
+import { randomUUID } from "node:crypto";
+
+export const GUESTBOOK_ENTRIES = 500;
+const DATA = { "x-page-data": "1" };
+const FORM = "application/x-www-form-urlencoded";
+
+let signed = 0;
+/** A guestbook signature with a fresh idempotency key, so every request really inserts. */
+export function signatureBody() {
+  signed += 1;
+  return new URLSearchParams({
+    name: `Bench visitor ${signed}`,
+    message: `Entry ${signed}: a message of ordinary length, <b>with markup</b> that must stay text.`,
+    _key: randomUUID(),
+  }).toString();
+}
+
+/**
+ * Load workloads, each run against the app and (when `floor`) the floor worker. `needs`
+ * names the page that must exist: the guestbook lands from another branch.
+ */
+export const WORKLOADS = [
+  { id: "html-home", label: "HTML /", path: "/", floor: true },
+  { id: "html-guestbook", label: "HTML /guestbook", path: "/guestbook", needs: "/guestbook", floor: true },
+  { id: "data-home", label: "page data /", path: "/?_data=1", headers: DATA, floor: true },
+  {
+    id: "data-guestbook",
+    label: "page data /guestbook",
+    path: "/guestbook?_data=1",
+    headers: DATA,
+    needs: "/guestbook",
+    floor: true,
+  },
+  {
+    id: "action-sign",
+    label: "action sign (JS)",
+    path: "/guestbook",
+    method: "POST",
+    headers: { "content-type": FORM, "x-action": "sign" },
+    origin: true,
+    setupRequest: (req) => ({ ...req, body: signatureBody() }),
+    needs: "/guestbook",
+    floor: true,
+  },
+];
+
+/** Pages present in this build: GET answers 200 (404 while the guestbook is on its branch). */
+export async function availablePages(url, paths) {
+  const found = new Set();
+  for (const path of paths) {
+    const response = await fetch(url + path);
+    await response.arrayBuffer();
+    if (response.status === 200) found.add(path);
+  }
+  return found;
+}
+
+/** Signs the guestbook `count` times through the public action, a few at a time. */
+export async function seedGuestbook(url, count = GUESTBOOK_ENTRIES) {
+  const headers = { "content-type": FORM, "x-action": "sign", origin: url };
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next += 1;
+      const response = await fetch(`${url}/guestbook`, { method: "POST", headers, body: signatureBody() });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`seeding: POST /guestbook answered ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+}
+
+/** Time to first byte and to last byte of one GET, in ms. */
+function timeOne(url) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByte = null;
+    request(url, (response) => {
+      response.on("data", () => (firstByte ??= performance.now() - started));
+      response.on("end", () =>
+        resolve({ status: response.statusCode, ttfb: firstByte, ttlb: performance.now() - started }),
+      );
+      response.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+/** /slow: the shell should arrive at once and the Suspense part about a second later. */
+export async function slowTimings(url, samples) {
+  const runs = [];
+  for (let i = 0; i < samples; i++) runs.push(await timeOne(`${url}/slow`));
+  const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  return { samples, status: runs[0].status, ttfb: median("ttfb"), ttlb: median("ttlb") };
+}

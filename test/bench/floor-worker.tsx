@@ -1,0 +1,76 @@
+// The benchmark's floor: the app's own pages (layout, component, loader: the same markup and
+// D1 rows) rendered with plain renderToReadableStream and nothing around them: no Hono, no
+// middleware, no route matcher, no CSP nonces, no log lines, no preloads.
+import { renderToReadableStream } from "react-dom/server";
+import { routes } from "../../src/app/routes";
+import Layout from "../../src/app/layout";
+import { ACTION_HEADER, PAGE_DATA_HEADER, PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
+import type { RouteModule } from "../../src/route-module";
+
+const byPath = new Map(routes.map((route) => [route.path, route]));
+
+/** The one escape an inline JSON script needs: nothing in it may close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+function titleOf(module: RouteModule, data: unknown): string {
+  return typeof module.title === "function" ? module.title(data) : module.title;
+}
+
+async function load(module: RouteModule, request: Request, env: Env, ctx: ExecutionContext) {
+  const url = new URL(request.url);
+  return module.loader ? module.loader({ request, url, params: {}, env, ctx }) : null;
+}
+
+async function render(module: RouteModule, data: unknown, path: string): Promise<Response> {
+  const Page = module.default;
+  const page = { route: path, params: {}, data, title: titleOf(module, data) };
+  const stream = await renderToReadableStream(
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{page.title}</title>
+      </head>
+      <body>
+        <Layout>
+          <Page data={data} params={{}} />
+        </Layout>
+        <script
+          type="application/json"
+          id={PAGE_DATA_SCRIPT_ID}
+          dangerouslySetInnerHTML={{ __html: scriptJson(page) }}
+        />
+      </body>
+    </html>,
+    { bootstrapModules: ["/assets/entry.js"] },
+  );
+  return new Response(stream, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const path = new URL(request.url).pathname;
+    const route = byPath.get(path);
+    if (!route) return new Response("Not found", { status: 404 });
+    const module = await route.load();
+    if (request.method === "POST") return signAndReload(module, request, env, ctx);
+    const data = await load(module, request, env, ctx);
+    if (request.headers.has(PAGE_DATA_HEADER)) {
+      return Response.json({ route: path, params: {}, data, title: titleOf(module, data) });
+    }
+    return render(module, data, path);
+  },
+} satisfies ExportedHandler<Env>;
+
+/** The action round trip at its barest: the page's action on the form's fields, then its data again. */
+async function signAndReload(module: RouteModule, request: Request, env: Env, ctx: ExecutionContext) {
+  const action = module.actions?.[request.headers.get(ACTION_HEADER) ?? ""];
+  if (!action) return new Response("Not found", { status: 404 });
+  const url = new URL(request.url);
+  const fields: Record<string, string> = {};
+  for (const [name, value] of await request.formData()) if (typeof value === "string") fields[name] ??= value;
+  const result = await action({ request, url, params: {}, env, ctx, fields });
+  const data = await load(module, new Request(url), env, ctx);
+  const page = { route: url.pathname, params: {}, data, title: titleOf(module, data) };
+  return Response.json({ ok: true, result, page });
+}
