@@ -34,10 +34,22 @@ const cspTail = (extra: string) =>
 const PRODUCTION_CSP_TAIL = cspTail("");
 const LIVE_RELOAD_CSP_TAIL = cspTail(` ${WRANGLER_LIVE_RELOAD_HASH}`);
 
-/** 16 random bytes, base64: the nonce hono generated, and what render.tsx reads. */
-function generateNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes));
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/**
+ * 18 random bytes (144 bits; CSP asks for at least 128) as 24 base64 characters, the length
+ * hono's nonce had. Encoded in a loop: hono spreads the bytes into String.fromCharCode for
+ * btoa, which showed in the profile of every request.
+ */
+export function generateNonce(): string {
+  const b = crypto.getRandomValues(new Uint8Array(18));
+  let nonce = "";
+  // Three bytes make four characters: 18 bytes need no padding.
+  for (let i = 0; i < 18; i += 3) {
+    const n = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
+    nonce += BASE64[n >> 18]! + BASE64[(n >> 12) & 63]! + BASE64[(n >> 6) & 63]! + BASE64[n & 63]!;
+  }
+  return nonce;
 }
 
 /** Production headers; `npm run dev` sets DEV_LIVE_RELOAD so wrangler's reload script may run. */
