@@ -91,6 +91,7 @@ try {
     quick,
     timing,
     startupMs: { app: app.startupMs, floor: floor.startupMs },
+    runtime: inspector ? "wrangler dev (DevTools inspector attached)" : "wrangler startWorker, no inspector",
   };
   run.bytes = {};
   for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
