@@ -5,6 +5,7 @@
 //   npm run bench -- --traps      also measures the known traps (development React, default logs)
 //   npm run bench -- --rate=150   a fixed request rate for both servers (CPU at equal load), printed only
 //   npm run bench -- --only=html-home,data-home   only these workloads, printed only (--record keeps it)
+//   npm run bench -- --inspector  through `wrangler dev` (DevTools inspector attached), printed only
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -38,6 +39,8 @@ const only = argv
   .split(",");
 /** A name for the run in BENCHMARKS.md, e.g. --title="after the performance pass". */
 const title = argv.find((a) => a.startsWith("--title="))?.slice("--title=".length);
+/** `wrangler dev` with its inspector attached instead of start-worker.mjs, to measure that cost. */
+const inspector = argv.includes("--inspector");
 const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 const log = (line) => console.log(`[bench] ${line}`);
 /** A dot per round, so a long run shows it is alive. */
@@ -48,7 +51,7 @@ const floorConfig = path.join(root, "test/bench/wrangler.toml");
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
 const servers = [];
 const start = async (options) => {
-  const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), ...options });
+  const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), inspector, ...options });
   servers.push(server);
   log(`${server.name}: first 200 after ${Math.round(server.startupMs)} ms on ${server.url}`);
   return server;
@@ -88,6 +91,7 @@ try {
     quick,
     timing,
     startupMs: { app: app.startupMs, floor: floor.startupMs },
+    runtime: inspector ? "wrangler dev (DevTools inspector attached)" : "wrangler startWorker, no inspector",
   };
   run.bytes = {};
   for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
@@ -137,7 +141,7 @@ try {
   run.workerBundle = await workerBundle();
 
   console.log("\n" + summary(run));
-  if ((!quick && !only && !rate) || argv.includes("--record")) {
+  if ((!quick && !only && !rate && !inspector) || argv.includes("--record")) {
     await record(run);
     log("recorded in BENCHMARKS.md, bench/history.json and bench/ratios.svg");
   }

@@ -100,7 +100,7 @@ function pageRequest(c: AppContext, url: URL): Request {
 async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Response> {
   let loaded: Awaited<ReturnType<typeof loadPage>>;
   try {
-    loaded = await loadPage(c, url, pageRequest(c, url));
+    loaded = await loadPage(c, url, () => pageRequest(c, url));
   } catch (error) {
     // The mutation is done; only reloading the page failed. Saying "failed" would invite a
     // second submission, so report success and send the client to load the page itself.
@@ -115,7 +115,7 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
 
 /** Plain-form validation failure: the page again, 422, with the errors and what was typed. */
 async function rerender(c: AppContext, url: URL, failure: ActionFailure): Promise<Response> {
-  const loaded = await loadPage(c, url, pageRequest(c, url));
+  const loaded = await loadPage(c, url, () => pageRequest(c, url));
   if (isRedirect(loaded)) return c.redirect(loaded.location, STATUS.seeOther);
   return renderDocument(c, {
     module: loaded.module,

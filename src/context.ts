@@ -26,7 +26,7 @@ export interface AppEnv {
     log: RequestLog;
     /** Records an error (log line, Sentry) once and returns its digest. */
     capture: (error: unknown) => string;
-    /** Set by hono/secure-headers: the CSP nonce for this response. */
+    /** Set by src/security-headers.ts: the CSP nonce for this response. */
     secureHeadersNonce?: string;
   };
 }

@@ -24,8 +24,22 @@ export interface LogLine {
 /** Paths longer than this are cut in the line (the request is refused with 414 anyway). */
 const MAX_LOGGED_PATH = 512;
 
+/**
+ * The path of a request URL. The runtime hands the Worker an already parsed and serialised
+ * URL, so its pathname is the text between the authority and the query: sliced rather than
+ * parsed again per request (the line is written for every request).
+ */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = Math.min(query < 0 ? url.length : query, hash < 0 ? url.length : hash);
+  return url.slice(start, end);
+}
+
 function loggedPath(url: string): string {
-  const path = new URL(url).pathname;
+  const path = pathOf(url);
   return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path;
 }
 
@@ -55,14 +69,15 @@ export function requestLogger({ write = stdout, reportError }: LoggerOptions): M
     const started = performance.now();
     const ray = c.req.header("cf-ray") || generateRay();
     const log: RequestLog = { kind: "html", route: null };
-    const captured = new WeakMap<object, string>();
+    // Created on the first capture: most requests capture nothing.
+    let captured: WeakMap<object, string> | undefined;
     c.set("ray", ray);
     c.set("log", log);
     c.set("capture", (error) => {
-      const known = typeof error === "object" && error !== null ? captured.get(error) : undefined;
+      const known = typeof error === "object" && error !== null ? captured?.get(error) : undefined;
       if (known) return known;
       const digest = errorDigest(error, ray);
-      if (typeof error === "object" && error !== null) captured.set(error, digest);
+      if (typeof error === "object" && error !== null) (captured ??= new WeakMap()).set(error, digest);
       log.error ??= {
         digest,
         message: error instanceof Error ? error.message : String(error),

@@ -35,7 +35,7 @@ export function assertSameBuild(c: AppContext): void {
 export async function pageDataResponse(c: AppContext): Promise<Response> {
   assertSameBuild(c);
   const url = pageUrl(c.req.raw);
-  const request = url.href === c.req.url ? c.req.raw : new Request(url, c.req.raw);
+  const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
   const loaded = await loadPage(c, url, request);
   const headers: Record<string, string> = { Vary: PAGE_DATA_HEADER };
   if (isRedirect(loaded)) {

@@ -1,9 +1,9 @@
 // The one loader call path: HTML documents, page data and action revalidation all load a page here.
 import { routes } from "./app/routes";
 import { matchRoute } from "./routing";
-import { isRedirect, titleOf, type Redirect, type RouteModule } from "./route-module";
+import { isRedirect, titleOf, type LoaderArgs, type Redirect, type RouteModule } from "./route-module";
 import { clientManifest } from "./manifest";
-import { STATUS, type DeferredMarker, type PageData } from "./protocol";
+import { STATUS, type DeferredMarker, type PageData, type Params } from "./protocol";
 import { tagDeferred, type Settled } from "./await";
 import type { AppContext } from "./context";
 
@@ -17,8 +17,14 @@ export const NOT_FOUND_TITLE = "Page not found";
 /**
  * Matches `url` against the route table and runs the route's loader. A loader
  * that returns or throws a redirect yields the Redirect; other throws propagate.
+ * `request` may be a function: a Request derived for the page (page data without its marker,
+ * an action's reload) is then built only if the loader reads `request`; most read `url` only.
  */
-export async function loadPage(c: AppContext, url: URL, request: Request): Promise<LoadedPage | Redirect> {
+export async function loadPage(
+  c: AppContext,
+  url: URL,
+  request: Request | (() => Request),
+): Promise<LoadedPage | Redirect> {
   const match = matchRoute(routes, url.pathname);
   if (!match) {
     const page: PageData = {
@@ -36,7 +42,7 @@ export async function loadPage(c: AppContext, url: URL, request: Request): Promi
   let data: unknown = null;
   if (module.loader) {
     try {
-      data = await module.loader({ request, url, params: match.params, env: c.env, ctx: c.executionCtx });
+      data = await module.loader(loaderArgs(c, url, match.params, request));
     } catch (thrown) {
       if (isRedirect(thrown)) return thrown;
       throw thrown;
@@ -52,6 +58,19 @@ export async function loadPage(c: AppContext, url: URL, request: Request): Promi
     status: STATUS.ok,
   };
   return { page, module };
+}
+
+function loaderArgs(c: AppContext, url: URL, params: Params, request: Request | (() => Request)): LoaderArgs {
+  let built = typeof request === "function" ? undefined : request;
+  return {
+    get request() {
+      return (built ??= (request as () => Request)());
+    },
+    url,
+    params,
+    env: c.env,
+    ctx: c.executionCtx,
+  };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

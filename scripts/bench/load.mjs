@@ -20,8 +20,8 @@ function optionsFor(server, workload, rate = 0) {
     headers: { ...workload.headers, ...(workload.origin ? { origin: server.url } : {}) },
     requests: workload.setupRequest ? [{ setupRequest: workload.setupRequest }] : undefined,
     timeout: 20,
-    // 0: as fast as the server answers; otherwise a fixed rate, to compare CPU at equal load.
-    overallRate: rate,
+    // 0: as fast as the server answers (autocannon refuses 0 itself); otherwise a fixed rate.
+    overallRate: rate || undefined,
   };
 }
 

@@ -38,7 +38,7 @@ function children() {
 }
 
 /**
- * The processes of one `wrangler dev` started as `rootPid`: `node` (wrangler itself), `proxy`
+ * The processes of one `wrangler dev` (or start-worker.mjs) started as `rootPid`: `node` (wrangler itself), `proxy`
  * (the workerd that listens on the public port and forwards to the worker) and `worker` (the
  * workerd that runs the Worker: the only one the edge has too).
  */
@@ -58,6 +58,8 @@ export function wranglerProcesses(rootPid, port) {
     }
   };
   visit(rootPid);
+  // start-worker.mjs runs wrangler in the spawned Node process itself.
+  found.node ??= rootPid;
   return found;
 }
 

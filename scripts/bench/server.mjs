@@ -35,9 +35,12 @@ export function applyMigrations(state) {
 }
 
 /**
- * Runs `wrangler dev` for `config` on a free loopback port with its state in `state`, and
- * waits for the first 200 from `/`. `logLevel` "warn": at the default level wrangler logs
- * every request, which costs about 15% of throughput and is no part of the Worker.
+ * Runs the Worker of `config` on a free loopback port with its state in `state`, and waits for
+ * the first 200 from `/`. By default through wrangler's startWorker API with no inspector
+ * (start-worker.mjs: what `wrangler dev` runs, minus the DevTools session it keeps attached,
+ * which the edge does not have); `inspector: true` runs `wrangler dev` itself (the profiler
+ * needs the inspector; `extraArgs` go to it). `logLevel` "warn": at the default level wrangler
+ * logs every request, which costs about 15% of throughput and is no part of the Worker.
  */
 export async function startServer({
   name,
@@ -46,27 +49,38 @@ export async function startServer({
   logFile,
   logLevel = "warn",
   env = ENV,
+  inspector = false,
   extraArgs = [],
 }) {
   const port = await freePort();
-  const args = ["dev", "--config", config, "--ip", "127.0.0.1", "--port", String(port)];
-  args.push(
-    "--persist-to",
-    state,
-    "--log-level",
-    logLevel,
-    "--show-interactive-dev-session=false",
-    ...extraArgs,
-  );
+  const [command, args] = inspector
+    ? [
+        wrangler,
+        [
+          "dev",
+          "--config",
+          config,
+          "--ip",
+          "127.0.0.1",
+          "--port",
+          String(port),
+          "--persist-to",
+          state,
+        ].concat(["--log-level", logLevel, "--show-interactive-dev-session=false", ...extraArgs]),
+      ]
+    : [
+        process.execPath,
+        [path.join(import.meta.dirname, "start-worker.mjs"), config, state, String(port), logLevel],
+      ];
   const started = performance.now();
-  const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const out = createWriteStream(logFile);
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name}: wrangler dev exited early; see ${logFile}`);
+    if (child.exitCode !== null) throw new Error(`${name}: the worker exited early; see ${logFile}`);
     if (Date.now() > deadline) {
       child.kill("SIGTERM");
       throw new Error(`${name}: no 200 from ${url}/ within 120 s; see ${logFile}`);

@@ -101,6 +101,7 @@ export function summary(run) {
     `### ${run.date.slice(0, 16).replace("T", " ")} UTC${run.title ? `: ${run.title}` : ""}`,
     `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}. Command: \`${run.command}\`. ` +
       `Load: autocannon, ${CONNECTIONS} connections, ${load}, per workload and server. ` +
+      (run.runtime ? `Runtime: ${run.runtime}. ` : "") +
       `First 200 after start: app ${Math.round(run.startupMs.app)} ms, floor ${Math.round(run.startupMs.floor)} ms.`,
     table(
       [
