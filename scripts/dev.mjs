@@ -9,7 +9,8 @@ const passThrough = process.argv.slice(2);
 
 function step(label, command, args) {
   console.log(`[dev] ${label}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  // No stdin: wrangler then applies local migrations without asking to confirm.
+  const result = spawnSync(command, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   if (result.status !== 0) {
     console.error(`[dev] failed: ${label}. Fix the error above and run \`npm run dev\` again.`);
     process.exit(result.status ?? 1);
