@@ -27,21 +27,23 @@ export function RouteErrorView({ digest }: { digest: string }) {
   );
 }
 
-/** The whole-page fallback after an uncaught error in the browser. */
+/** The whole-page fallback after an uncaught error in the browser: it replaces the layout, so it brings its own <main>. */
 export function ClientErrorView({ digest }: { digest?: string }) {
   return (
-    <div role="alert" className="app-error" data-testid="app-error">
-      <h1>{CLIENT_ERROR_TEXT}</h1>
-      {digest ? <Digest digest={digest} /> : null}
-      <p className="actions">
-        <button type="button" onClick={() => location.reload()}>
-          Reload
-        </button>{" "}
-        <button type="button" onClick={() => history.back()}>
-          Back
-        </button>
-      </p>
-    </div>
+    <main id="main" tabIndex={-1}>
+      <div role="alert" className="app-error" data-testid="app-error">
+        <h1>{CLIENT_ERROR_TEXT}</h1>
+        {digest ? <Digest digest={digest} /> : null}
+        <p className="actions">
+          <button type="button" onClick={() => location.reload()}>
+            Reload
+          </button>{" "}
+          <button type="button" onClick={() => history.back()}>
+            Back
+          </button>
+        </p>
+      </div>
+    </main>
   );
 }
 

@@ -1,5 +1,6 @@
 // Error fallbacks and reporting in Chromium against wrangler dev, with the fake ingest behind /monitoring.
 import { beforeEach, describe, expect, it } from "vitest";
+import AxeBuilder from "@axe-core/playwright";
 import { ingestControl, ingestEnvelopes, useBrowser, logLines, openPage } from "./support";
 import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from "../../src/error-views";
 import { eventOf } from "../support/envelope";
@@ -35,6 +36,9 @@ describe("client render failure", () => {
     await expect.poll(() => fallback.locator("h1").textContent()).toBe(CLIENT_ERROR_TEXT);
     expect(await fallback.getByRole("button", { name: "Reload" }).isVisible()).toBe(true);
     expect(await fallback.getByRole("button", { name: "Back" }).isVisible()).toBe(true);
+    // The fallback replaces the layout: it must still be an accessible page, with its own <main>.
+    expect(await page.locator("main").count()).toBe(1);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
     await expect.poll(async () => (await envelopes()).length, { timeout: 10_000 }).toBe(1);
     await page.waitForTimeout(1000); // a second (duplicate) report would arrive by now
