@@ -63,17 +63,15 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
 }
 
 /** The same bytes, calling `cancelled` first when the reader (the visitor) cancels the body. */
-function onCancel(stream: ReadableStream<Uint8Array>, cancelled: () => void): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
-  return new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      cancelled();
-      return reader.cancel(reason);
-    },
-  });
+export function onCancel(
+  stream: ReadableStream<Uint8Array>,
+  cancelled: () => void,
+): ReadableStream<Uint8Array> {
+  // A TransformStream's `cancel` runs before the cancellation reaches React's stream, so React's
+  // onError already knows the visitor left; the runtime pipes the bytes without a JS read loop.
+  const watcher = new TransformStream<Uint8Array, Uint8Array>({ cancel: cancelled } as Transformer<
+    Uint8Array,
+    Uint8Array
+  >);
+  return stream.pipeThrough(watcher);
 }
