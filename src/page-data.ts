@@ -13,8 +13,6 @@ import { clientManifest } from "./manifest";
 import { HttpError } from "./errors";
 import type { AppContext } from "./context";
 
-export const DEFAULT_DATA_CACHE_CONTROL = DATA_CACHE_CONTROL;
-
 /** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
 export function pageUrl(request: Request): URL {
   const url = new URL(request.url);
@@ -39,11 +37,11 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const loaded = await loadPage(c, url, request);
   const headers: Record<string, string> = { Vary: PAGE_DATA_HEADER };
   if (isRedirect(loaded)) {
-    headers["Cache-Control"] = DEFAULT_DATA_CACHE_CONTROL;
+    headers["Cache-Control"] = DATA_CACHE_CONTROL;
     return c.json({ redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, headers);
   }
   const { page, module } = loaded;
-  headers["Cache-Control"] = module?.cacheControl ?? DEFAULT_DATA_CACHE_CONTROL;
+  headers["Cache-Control"] = module?.cacheControl ?? DATA_CACHE_CONTROL;
   const data = await settleDeferred(page.data, c.var.capture);
   return c.json({ ...page, data }, page.status as 200, headers);
 }
