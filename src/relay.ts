@@ -22,9 +22,20 @@ export function relayPath(env: Env): string {
 
 /** What the browser reporter needs, from server config: undefined (reporter off) without a DSN. */
 export function reporterConfig(env: Env): ReporterConfig | undefined {
-  const dsn = parseDsn(env.SENTRY_DSN);
-  return dsn ? { dsn: publicDsn(dsn), tunnel: relayPath(env) } : undefined;
+  // Every HTML answer embeds this; the config is fixed per isolate, so parse the DSN once.
+  const dsnText = env.SENTRY_DSN;
+  const tunnel = relayPath(env);
+  let cached = reporterCache;
+  if (cached === undefined || cached.dsnText !== dsnText || cached.tunnel !== tunnel) {
+    const dsn = parseDsn(dsnText);
+    cached = { dsnText, tunnel, config: dsn ? { dsn: publicDsn(dsn), tunnel } : undefined };
+    reporterCache = cached;
+  }
+  return cached.config;
 }
+
+let reporterCache:
+  { dsnText: string | undefined; tunnel: string; config: ReporterConfig | undefined } | undefined;
 
 const refuse = (status: number, message: string, headers?: Record<string, string>) =>
   new HttpError(status, message, { headers });
