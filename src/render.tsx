@@ -40,38 +40,22 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
       />
     </NonceContext>
   );
+  // A visitor who leaves mid-stream aborts the request's signal (the `enable_request_signal`
+  // compatibility flag); React then aborts the pending boundaries, which is not an error.
+  const left = c.req.raw.signal;
   let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
-  let visitorLeft = false;
   try {
     stream = await renderToReadableStream(tree, {
       nonce,
       bootstrapModules: [clientManifest.entry],
       signal: controller.signal,
       // Errors after the shell: the boundary renders on the client; the digest goes with it.
-      // A visitor who left mid-stream makes React abort the pending boundaries: not an error.
-      onError: (error) => (visitorLeft ? undefined : c.var.capture(error)),
+      onError: (error) => (left.aborted ? undefined : c.var.capture(error)),
     });
   } catch (error) {
     clearTimeout(timer);
     throw error;
   }
   c.var.log.pending = stream.allReady.finally(() => clearTimeout(timer));
-  const body = onCancel(stream, () => {
-    visitorLeft = true;
-  });
-  return htmlResponse(body, page.status, HTML_HEADERS);
-}
-
-/** The same bytes, calling `cancelled` first when the reader (the visitor) cancels the body. */
-export function onCancel(
-  stream: ReadableStream<Uint8Array>,
-  cancelled: () => void,
-): ReadableStream<Uint8Array> {
-  // A TransformStream's `cancel` runs before the cancellation reaches React's stream, so React's
-  // onError already knows the visitor left; the runtime pipes the bytes without a JS read loop.
-  const watcher = new TransformStream<Uint8Array, Uint8Array>({ cancel: cancelled } as Transformer<
-    Uint8Array,
-    Uint8Array
-  >);
-  return stream.pipeThrough(watcher);
+  return htmlResponse(stream, page.status, HTML_HEADERS);
 }
