@@ -7,7 +7,7 @@ import {
   STATUS,
   type RedirectPayload,
 } from "./protocol";
-import { loadPage, settleDeferred } from "./page-load";
+import { deferredTimeout, loadPage, settleDeferred } from "./page-load";
 import { isRedirect } from "./route-module";
 import { clientManifest } from "./manifest";
 import { HttpError } from "./errors";
@@ -42,6 +42,6 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   }
   const { page, module } = loaded;
   headers["Cache-Control"] = module?.cacheControl ?? DATA_CACHE_CONTROL;
-  const data = await settleDeferred(page.data, c.var.capture);
+  const data = await settleDeferred(page.data, c.var.capture, deferredTimeout(c.env));
   return c.json({ ...page, data }, page.status as 200, headers);
 }

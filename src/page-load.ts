@@ -77,38 +77,67 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
 
+/** How long a deferred loader value may stay pending (DEFERRED_TIMEOUT_MS overrides it). */
+export const DEFAULT_DEFERRED_TIMEOUT_MS = 10_000;
+
+/** What a deferred value that missed its deadline settles with: an error, with a digest like any other. */
+export class DeferredTimeoutError extends Error {
+  override name = "DeferredTimeoutError";
+}
+
+export function deferredTimeout(env: { DEFERRED_TIMEOUT_MS?: string }): number {
+  return Number(env.DEFERRED_TIMEOUT_MS) || DEFAULT_DEFERRED_TIMEOUT_MS;
+}
+
 /**
  * Splits a loader's top-level promises out of its data: `live` holds settled, tagged
  * promises for rendering; `json` holds markers in their place for the embedded page data.
- * A rejection is captured (logged, reported) and settles to its digest.
+ * A rejection is captured (logged, reported) and settles to its digest; so does a value
+ * still pending after `timeoutMs`, so every streamed response and page-data answer ends.
+ * The deadline is the only timer: pages without deferred values pay for none.
  */
 export function splitDeferred(
   data: unknown,
   capture: (error: unknown) => string,
+  timeoutMs: number,
 ): { live: unknown; json: unknown } {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return { live: data, json: data };
   const entries = Object.entries(data);
   if (!entries.some(([, value]) => isThenable(value))) return { live: data, json: data };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DeferredTimeoutError(`Deferred loader data did not settle within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
   const live: Record<string, unknown> = {};
   const json: Record<string, unknown> = {};
+  const pending: Promise<unknown>[] = [];
   for (const [key, value] of entries) {
     if (isThenable(value)) {
-      const settled: Promise<Settled<unknown>> = Promise.resolve(value).then(
+      const settled: Promise<Settled<unknown>> = Promise.race([value, deadline]).then(
         (resolved) => ({ value: resolved }),
         (error: unknown) => ({ error: { digest: capture(error) } }),
       );
+      pending.push(settled);
       live[key] = tagDeferred(key, settled);
       json[key] = { $deferred: key } satisfies DeferredMarker;
     } else {
       live[key] = json[key] = value;
     }
   }
+  void Promise.all(pending).then(() => clearTimeout(timer));
   return { live, json };
 }
 
 /** For page-data answers: waits for every deferred value, keeping each as a settled marker. */
-export async function settleDeferred(data: unknown, capture: (error: unknown) => string): Promise<unknown> {
-  const { live, json } = splitDeferred(data, capture);
+export async function settleDeferred(
+  data: unknown,
+  capture: (error: unknown) => string,
+  timeoutMs: number,
+): Promise<unknown> {
+  const { live, json } = splitDeferred(data, capture, timeoutMs);
   if (live === json) return data;
   const settled: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(live as Record<string, unknown>)) {

@@ -5,14 +5,11 @@ import { Root } from "./root";
 import { NonceContext } from "./nonce";
 import { clientManifest, modulePreloads } from "./manifest";
 import { scriptSafeJson } from "./serialize";
-import { splitDeferred, type LoadedPage } from "./page-load";
+import { deferredTimeout, splitDeferred, type LoadedPage } from "./page-load";
 import { htmlResponse } from "./http";
 import { PAGE_DATA_HEADER } from "./protocol";
 import type { AppContext } from "./context";
 import { reporterConfig } from "./relay";
-
-/** Past this, pending Suspense boundaries are abandoned to the client and the stream ends. */
-export const RENDER_TIMEOUT_MS = 10_000;
 
 /** HTML varies on the page-data marker (same URL, JSON answer); a cached copy must be revalidated. */
 export const HTML_HEADERS = { Vary: PAGE_DATA_HEADER, "Cache-Control": "private, no-cache" };
@@ -27,9 +24,8 @@ function Resources({ route, nonce }: { route: string | null; nonce?: string }) {
 export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise<Response> {
   const nonce = c.var.secureHeadersNonce;
   const { page, module } = loaded;
-  const { live, json } = splitDeferred(page.data, c.var.capture);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("render timed out")), RENDER_TIMEOUT_MS);
+  // Deferred values settle by their deadline, so the stream always ends: React needs no abort signal.
+  const { live, json } = splitDeferred(page.data, c.var.capture, deferredTimeout(c.env));
   const tree = (
     <NonceContext value={nonce}>
       <Root
@@ -43,19 +39,12 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
   // A visitor who leaves mid-stream aborts the request's signal (the `enable_request_signal`
   // compatibility flag); React then aborts the pending boundaries, which is not an error.
   const left = c.req.raw.signal;
-  let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
-  try {
-    stream = await renderToReadableStream(tree, {
-      nonce,
-      bootstrapModules: [clientManifest.entry],
-      signal: controller.signal,
-      // Errors after the shell: the boundary renders on the client; the digest goes with it.
-      onError: (error) => (left.aborted ? undefined : c.var.capture(error)),
-    });
-  } catch (error) {
-    clearTimeout(timer);
-    throw error;
-  }
-  c.var.log.pending = stream.allReady.finally(() => clearTimeout(timer));
+  const stream = await renderToReadableStream(tree, {
+    nonce,
+    bootstrapModules: [clientManifest.entry],
+    // Errors after the shell: the boundary renders on the client; the digest goes with it.
+    onError: (error) => (left.aborted ? undefined : c.var.capture(error)),
+  });
+  c.var.log.pending = stream.allReady;
   return htmlResponse(stream, page.status, HTML_HEADERS);
 }
