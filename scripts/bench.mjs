@@ -5,6 +5,8 @@
 //   npm run bench -- --traps      also measures the known traps (development React, default logs)
 //   npm run bench -- --rate=150   a fixed request rate for both servers (CPU at equal load), printed only
 //   npm run bench -- --only=html-home,data-home   only these workloads, printed only (--record keeps it)
+//   npm run bench -- --runner=wrangler   through wrangler's dev server (proxy Worker, wrangler reading
+//                                 every log line) instead of workerd directly, printed only
 //   npm run bench -- --inspector  through `wrangler dev` (DevTools inspector attached), printed only
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
@@ -39,8 +41,19 @@ const only = argv
   .split(",");
 /** A name for the run in BENCHMARKS.md, e.g. --title="after the performance pass". */
 const title = argv.find((a) => a.startsWith("--title="))?.slice("--title=".length);
-/** `wrangler dev` with its inspector attached instead of start-worker.mjs, to measure that cost. */
-const inspector = argv.includes("--inspector");
+/** How the workers run (scripts/bench/server.mjs): "direct" (workerd through Miniflare), "wrangler", "inspector". */
+const runner = argv.includes("--inspector")
+  ? "inspector"
+  : (argv.find((a) => a.startsWith("--runner="))?.slice("--runner=".length) ?? "direct");
+if (!["direct", "wrangler", "inspector"].includes(runner)) {
+  console.error(`[bench] unknown --runner=${runner}: use direct (the default), wrangler or --inspector`);
+  process.exit(2);
+}
+const RUNTIMES = {
+  direct: "workerd directly (Miniflare), the deploy bundle, no proxy or inspector",
+  wrangler: "wrangler startWorker (proxy Worker in front), no inspector",
+  inspector: "wrangler dev (DevTools inspector attached)",
+};
 const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 const log = (line) => console.log(`[bench] ${line}`);
 /** A dot per round, so a long run shows it is alive. */
@@ -51,7 +64,7 @@ const floorConfig = path.join(root, "test/bench/wrangler.toml");
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
 const servers = [];
 const start = async (options) => {
-  const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), inspector, ...options });
+  const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), runner, ...options });
   servers.push(server);
   log(`${server.name}: first 200 after ${Math.round(server.startupMs)} ms on ${server.url}`);
   return server;
@@ -91,7 +104,7 @@ try {
     quick,
     timing,
     startupMs: { app: app.startupMs, floor: floor.startupMs },
-    runtime: inspector ? "wrangler dev (DevTools inspector attached)" : "wrangler startWorker, no inspector",
+    runtime: RUNTIMES[runner],
   };
   run.bytes = {};
   for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
@@ -120,7 +133,7 @@ try {
       log(
         `  ${server.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
           `worker CPU ${result.cpuMs.worker.toFixed(2)} ms/req (proxy ${result.cpuMs.proxy.toFixed(2)}, ` +
-          `wrangler ${result.cpuMs.node.toFixed(2)})` +
+          `Node ${result.cpuMs.node.toFixed(2)})` +
           (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ""),
       );
     });
@@ -134,14 +147,14 @@ try {
   await stopAll();
 
   if (argv.includes("--traps"))
-    run.traps = await measureTraps({ config: appConfig, appState, timing, start, stopAll, log, run, pages });
+    run.traps = await measureTraps({ config: appConfig, appState, timing, start, stopAll, log, pages });
 
   log("measuring JavaScript per page and the worker bundle (as npm run check:deploy builds it)");
   run.javascript = await javascriptPerPage(["/", "/guestbook"]);
   run.workerBundle = await workerBundle();
 
   console.log("\n" + summary(run));
-  if ((!quick && !only && !rate && !inspector) || argv.includes("--record")) {
+  if ((!quick && !only && !rate && runner === "direct") || argv.includes("--record")) {
     await record(run);
     log("recorded in BENCHMARKS.md, bench/history.json and bench/ratios.svg");
   }

@@ -58,8 +58,10 @@ export function wranglerProcesses(rootPid, port) {
     }
   };
   visit(rootPid);
-  // start-worker.mjs runs wrangler in the spawned Node process itself.
+  // start-worker.mjs and start-direct.mjs run wrangler or Miniflare in the spawned Node itself.
   found.node ??= rootPid;
+  // start-direct.mjs: one workerd, no proxy: the Worker's process listens on the public port.
+  if (found.worker === null) [found.worker, found.proxy] = [found.proxy, null];
   return found;
 }
 

@@ -20,7 +20,7 @@ const server = await startServer({
   config: path.join(root, floor ? "test/bench/wrangler.toml" : "wrangler.toml"),
   state,
   logFile: path.join(tmp, "wrangler.log"),
-  inspector: true,
+  runner: "inspector",
   extraArgs: ["--inspector-port", String(inspectorPort)],
 });
 try {

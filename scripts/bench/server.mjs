@@ -36,11 +36,15 @@ export function applyMigrations(state) {
 
 /**
  * Runs the Worker of `config` on a free loopback port with its state in `state`, and waits for
- * the first 200 from `/`. By default through wrangler's startWorker API with no inspector
- * (start-worker.mjs: what `wrangler dev` runs, minus the DevTools session it keeps attached,
- * which the edge does not have); `inspector: true` runs `wrangler dev` itself (the profiler
- * needs the inspector; `extraArgs` go to it). `logLevel` "warn": at the default level wrangler
- * logs every request, which costs about 15% of throughput and is no part of the Worker.
+ * the first 200 from `/`. `runner`:
+ * - "direct" (the default): workerd through Miniflare, running the bundle `wrangler deploy
+ *   --dry-run` builds (start-direct.mjs): no proxy Worker, no inspector, and the Worker's log
+ *   lines drained unread, so what is measured is what the edge runs.
+ * - "wrangler": wrangler's startWorker API with no inspector (start-worker.mjs: what
+ *   `wrangler dev` runs, minus the DevTools session it keeps attached): the proxy Worker in
+ *   front, and wrangler's Node reading every log line. `logLevel` "warn": at the default level
+ *   wrangler logs every request, which costs about 15% of throughput.
+ * - "inspector": `wrangler dev` itself (the profiler needs the inspector; `extraArgs` go to it).
  */
 export async function startServer({
   name,
@@ -49,29 +53,30 @@ export async function startServer({
   logFile,
   logLevel = "warn",
   env = ENV,
-  inspector = false,
+  runner = "direct",
   extraArgs = [],
 }) {
   const port = await freePort();
-  const [command, args] = inspector
-    ? [
-        wrangler,
-        [
-          "dev",
-          "--config",
-          config,
-          "--ip",
-          "127.0.0.1",
-          "--port",
-          String(port),
-          "--persist-to",
-          state,
-        ].concat(["--log-level", logLevel, "--show-interactive-dev-session=false", ...extraArgs]),
-      ]
-    : [
-        process.execPath,
-        [path.join(import.meta.dirname, "start-worker.mjs"), config, state, String(port), logLevel],
-      ];
+  const script = (file, ...args) => [process.execPath, [path.join(import.meta.dirname, file), ...args]];
+  const [command, args] =
+    runner === "inspector"
+      ? [
+          wrangler,
+          [
+            "dev",
+            "--config",
+            config,
+            "--ip",
+            "127.0.0.1",
+            "--port",
+            String(port),
+            "--persist-to",
+            state,
+          ].concat(["--log-level", logLevel, "--show-interactive-dev-session=false", ...extraArgs]),
+        ]
+      : runner === "wrangler"
+        ? script("start-worker.mjs", config, state, String(port), logLevel)
+        : script("start-direct.mjs", config, state, String(port));
   const started = performance.now();
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const out = createWriteStream(logFile);

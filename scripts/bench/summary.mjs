@@ -111,7 +111,7 @@ export function summary(run) {
         "p99 ms",
         "worker CPU ms/req",
         "proxy CPU",
-        "wrangler CPU",
+        "Node CPU",
         "floor req/s / CPU",
         "CPU vs floor",
         "req/s vs floor",

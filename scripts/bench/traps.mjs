@@ -4,25 +4,34 @@ import { measure } from "./load.mjs";
 import { WORKLOADS } from "./workloads.mjs";
 
 /**
- * Runs one HTML workload against two mis-configured app servers: React's development build
- * (NODE_ENV unset) and wrangler's default log level (a line per request). Compared with the
- * same workload of the main run.
+ * Runs one HTML workload through wrangler's dev server, correctly configured and then
+ * mis-configured two ways: React's development build (NODE_ENV unset) and wrangler's default
+ * log level (a line per request). Each is compared with the correctly configured one.
  */
-export async function measureTraps({ config, appState, timing, start, stopAll, log, run, pages }) {
+export async function measureTraps({ config, appState, timing, start, stopAll, log, pages }) {
   const id = pages.has("/guestbook") ? "html-guestbook" : "html-home";
   const workload = WORKLOADS.find((w) => w.id === id);
-  const base = run.workloads[id].app;
+  let base = null;
   const { NODE_ENV: _, ...developmentEnv } = ENV;
   const variants = [
+    { name: "correctly configured", options: {} },
     { name: "NODE_ENV unset (React development build)", options: { env: developmentEnv } },
     { name: "default log level (request logging on)", options: { logLevel: "info" } },
   ];
   const rows = [];
   for (const variant of variants) {
     log(`trap: ${variant.name}`);
-    const server = await start({ name: "trap", config, state: appState, ...variant.options });
+    // Both are traps of `wrangler dev`: measured through wrangler's dev server.
+    const server = await start({
+      name: "trap",
+      config,
+      state: appState,
+      runner: "wrangler",
+      ...variant.options,
+    });
     const [result] = await measure([server], workload, { ...timing, progress: null });
     await stopAll();
+    base ??= result;
     rows.push(
       `| ${variant.name} | ${Math.round(result.rps)} (${(result.rps / base.rps).toFixed(2)}x) | ` +
         `${result.cpuMs.worker.toFixed(2)} (${(result.cpuMs.worker / base.cpuMs.worker).toFixed(2)}x) | ` +
@@ -30,11 +39,10 @@ export async function measureTraps({ config, appState, timing, start, stopAll, l
     );
   }
   const text = [
-    `Known traps, ${workload.label}, against this run's correctly configured app ` +
-      `(${Math.round(base.rps)} req/s, worker CPU ${base.cpuMs.worker.toFixed(2)} ms/req, ` +
-      `proxy ${base.cpuMs.proxy.toFixed(2)}, wrangler ${base.cpuMs.node.toFixed(2)}):`,
+    `Known traps of \`wrangler dev\`, ${workload.label}, measured through wrangler's dev server ` +
+      `(startWorker, no inspector), each against the correctly configured first row:`,
     "",
-    "| Mis-configuration | req/s | worker CPU ms/req | proxy CPU | wrangler CPU |",
+    "| Configuration | req/s | worker CPU ms/req | proxy CPU | wrangler CPU |",
     "|---|---|---|---|---|",
     ...rows,
   ].join("\n");

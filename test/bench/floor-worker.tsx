@@ -1,13 +1,27 @@
-// The benchmark's floor: the app's own pages (layout, component, loader: the same markup and
-// D1 rows) rendered with plain renderToReadableStream and nothing around them: no Hono, no
-// middleware, no route matcher, no CSP nonces, no log lines, no preloads.
+// The benchmark's floor: the app's own pages (layout, component, loader: the same D1 rows)
+// rendered into the same document markup with plain renderToReadableStream and nothing around
+// them: no Hono, no middleware, no route matcher, no CSP nonces, no log lines, no error
+// boundary. What the framework computes per request (stylesheet and module preload links,
+// the page data it embeds) is written here as plain elements from the build's manifest.
 import { renderToReadableStream } from "react-dom/server";
 import { routes } from "../../src/app/routes";
 import Layout from "../../src/app/layout";
-import { ACTION_HEADER, PAGE_DATA_HEADER, PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
+import manifest from "../../dist/manifest.json";
+import { ACTION_HEADER, ANNOUNCER_ID, PAGE_DATA_HEADER, PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
 import type { RouteModule } from "../../src/route-module";
 
 const byPath = new Map(routes.map((route) => [route.path, route]));
+const routeChunks: Record<string, { module: string; imports: string[] }> = manifest.routes;
+/** The module chunks a first load of each route fetches besides the entry, as the app preloads them. */
+const preloads = new Map(
+  routes.map(({ path }) => {
+    const chunk = routeChunks[path];
+    return [
+      path,
+      [...new Set([...manifest.entryImports, ...(chunk ? [chunk.module, ...chunk.imports] : [])])],
+    ];
+  }),
+);
 
 /** The one escape an inline JSON script needs: nothing in it may close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
@@ -23,18 +37,34 @@ async function load(module: RouteModule, request: Request, env: Env, ctx: Execut
 
 async function render(module: RouteModule, data: unknown, path: string): Promise<Response> {
   const Page = module.default;
-  const page = { route: path, params: {}, data, title: titleOf(module, data) };
+  const page = {
+    route: path,
+    params: {},
+    data,
+    title: titleOf(module, data),
+    build: manifest.build,
+    status: 200,
+  };
   const stream = await renderToReadableStream(
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{page.title}</title>
+        <link rel="icon" href="data:," />
+        <noscript>
+          <style>{'div[hidden][id^="S:"]{display:block}'}</style>
+        </noscript>
+        {manifest.css ? <link rel="stylesheet" href={manifest.css} precedence="default" /> : null}
+        {preloads.get(path)!.map((href) => (
+          <link key={href} rel="modulepreload" href={href} />
+        ))}
       </head>
       <body>
         <Layout>
           <Page data={data} params={{}} />
         </Layout>
+        <div id={ANNOUNCER_ID} className="visually-hidden" aria-live="assertive" aria-atomic="true" />
         <script
           type="application/json"
           id={PAGE_DATA_SCRIPT_ID}
@@ -42,7 +72,7 @@ async function render(module: RouteModule, data: unknown, path: string): Promise
         />
       </body>
     </html>,
-    { bootstrapModules: ["/assets/entry.js"] },
+    { bootstrapModules: [manifest.entry] },
   );
   return new Response(stream, { headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
