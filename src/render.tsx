@@ -10,6 +10,7 @@ import { htmlResponse } from "./http";
 import { PAGE_DATA_HEADER } from "./protocol";
 import type { AppContext } from "./context";
 import { reporterConfig } from "./relay";
+import { logWhenSettled } from "./logger";
 
 /** HTML varies on the page-data marker (same URL, JSON answer); a cached copy must be revalidated. */
 export const HTML_HEADERS = { Vary: PAGE_DATA_HEADER, "Cache-Control": "private, no-cache" };
@@ -45,6 +46,6 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
     // Errors after the shell: the boundary renders on the client; the digest goes with it.
     onError: (error) => (left.aborted ? undefined : c.var.capture(error)),
   });
-  c.var.log.pending = stream.allReady;
+  logWhenSettled(c.var.log, stream.allReady);
   return htmlResponse(stream, page.status, HTML_HEADERS);
 }

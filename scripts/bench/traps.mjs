@@ -4,7 +4,7 @@ import { measure } from "./load.mjs";
 import { WORKLOADS } from "./workloads.mjs";
 
 /**
- * Runs one HTML workload through wrangler's dev server, correctly configured and then
+ * Runs one HTML workload through `wrangler dev`, correctly configured and then
  * mis-configured two ways: React's development build (NODE_ENV unset) and wrangler's default
  * log level (a line per request). Each is compared with the correctly configured one.
  */
@@ -21,12 +21,12 @@ export async function measureTraps({ config, appState, timing, start, stopAll, l
   const rows = [];
   for (const variant of variants) {
     log(`trap: ${variant.name}`);
-    // Both are traps of `wrangler dev`: measured through wrangler's dev server.
+    // Both are traps of `wrangler dev`: measured through `wrangler dev` itself, as a developer meets them.
     const server = await start({
       name: "trap",
       config,
       state: appState,
-      runner: "wrangler",
+      runner: "inspector",
       ...variant.options,
     });
     const [result] = await measure([server], workload, { ...timing, progress: null });
@@ -39,8 +39,8 @@ export async function measureTraps({ config, appState, timing, start, stopAll, l
     );
   }
   const text = [
-    `Known traps of \`wrangler dev\`, ${workload.label}, measured through wrangler's dev server ` +
-      `(startWorker, no inspector), each against the correctly configured first row:`,
+    `Known traps of \`wrangler dev\`, ${workload.label}, measured through \`wrangler dev\` itself ` +
+      `(its inspector attached, as always), each against the correctly configured first row:`,
     "",
     "| Configuration | req/s | worker CPU ms/req | proxy CPU | wrangler CPU |",
     "|---|---|---|---|---|",
