@@ -4,24 +4,18 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/create-app";
-import type { ErrorReport } from "../../src/reporting";
+import { recordingApp } from "./recording-app";
 import { mainText } from "./html";
 
 /** /slow's value takes about a second; a 50 ms deadline passes first. */
 async function visitSlow(deadline: string, headers: Record<string, string> = {}) {
-  const reports: ErrorReport[] = [];
-  const lines: string[] = [];
-  const app = createApp({
-    reportError: (report) => void reports.push(report),
-    log: (line) => lines.push(line),
-  });
+  const { app, reports, lines } = recordingApp();
   const ctx = createExecutionContext();
   const request = new Request("http://localhost/slow", { headers });
   const response = await app.fetch(request, { ...env, DEFERRED_TIMEOUT_MS: deadline }, ctx);
   const body = await response.text();
   await waitOnExecutionContext(ctx);
-  return { response, body, reports, lines: lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return { response, body, reports, lines: lines() };
 }
 
 const digestIn = (html: string) => /Digest: <code data-testid="digest">([0-9a-z]+)<\/code>/.exec(html)?.[1];

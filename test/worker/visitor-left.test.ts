@@ -4,17 +4,11 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/create-app";
-import type { ErrorReport } from "../../src/reporting";
+import { recordingApp } from "./recording-app";
 
 /** Opens /slow, reads the shell, then cuts the response off the way `leave` says. */
 async function cutShort(leave: { requestSignal: boolean }) {
-  const reports: ErrorReport[] = [];
-  const lines: string[] = [];
-  const app = createApp({
-    reportError: (report) => void reports.push(report),
-    log: (line) => lines.push(line),
-  });
+  const { app, reports, lines } = recordingApp();
   const ctx = createExecutionContext();
   const visitor = new AbortController();
   const request = new Request("http://localhost/slow", { signal: visitor.signal });
@@ -24,7 +18,7 @@ async function cutShort(leave: { requestSignal: boolean }) {
   if (leave.requestSignal) visitor.abort();
   await reader.cancel();
   await waitOnExecutionContext(ctx);
-  return { shell, reports, lines: lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return { shell, reports, lines: lines() };
 }
 
 describe("a visitor who leaves mid-stream", () => {
