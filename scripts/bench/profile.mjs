@@ -5,7 +5,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { applyMigrations, freePort, root, startServer } from "./server.mjs";
+import { applyMigrations, root, startServer } from "./server.mjs";
+import { freePort } from "../local-server.mjs";
 import { measure } from "./load.mjs";
 
 const [target = "/", seconds = "5"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));

@@ -1,9 +1,9 @@
 // Starts `wrangler dev` the way the benchmark needs it: production React, quiet logs, own state.
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { wranglerProcesses } from "./proc.mjs";
+import { freePort, wranglerDevArgs } from "../local-server.mjs";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 const wrangler = path.join(root, "node_modules/.bin/wrangler");
@@ -13,17 +13,6 @@ const wrangler = path.join(root, "node_modules/.bin/wrangler");
  * slower and not what deploys. The rest keeps wrangler from phoning home or colouring output.
  */
 export const ENV = { ...process.env, NODE_ENV: "production", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
-
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Applies migrations/ to the local D1 in `state` (nothing to do while there are none). */
 export function applyMigrations(state) {
@@ -62,17 +51,7 @@ export async function startServer({
     runner === "inspector"
       ? [
           wrangler,
-          [
-            "dev",
-            "--config",
-            config,
-            "--ip",
-            "127.0.0.1",
-            "--port",
-            String(port),
-            "--persist-to",
-            state,
-          ].concat(["--log-level", logLevel, "--show-interactive-dev-session=false", ...extraArgs]),
+          wranglerDevArgs({ port, persistTo: state, config, extra: ["--log-level", logLevel, ...extraArgs] }),
         ]
       : runner === "wrangler"
         ? script("start-worker.mjs", config, state, String(port), logLevel)

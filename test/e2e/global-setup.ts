@@ -3,11 +3,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
+import { freePort, wranglerDevArgs } from "../../scripts/local-server.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -22,17 +22,6 @@ declare module "vitest" {
 
 const root = path.resolve(import.meta.dirname, "../..");
 const wrangler = path.join(root, "node_modules/.bin/wrangler");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilReady(url: string, child: { exitCode: number | null }, log: string) {
   const deadline = Date.now() + 90_000;
@@ -67,22 +56,8 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const logFile = path.join(state, "wrangler.log");
   const out = createWriteStream(logFile);
-  const child = spawn(
-    wrangler,
-    [
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--persist-to",
-      state,
-      "--var",
-      `SENTRY_DSN:${ingest.dsn}`,
-      "--show-interactive-dev-session=false",
-    ],
-    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const args = wranglerDevArgs({ port, persistTo: state, extra: ["--var", `SENTRY_DSN:${ingest.dsn}`] });
+  const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   const baseURL = `http://127.0.0.1:${port}`;
