@@ -1,7 +1,7 @@
 // The one place that turns errors into responses, by the kind of request that failed.
 import { SERVER_ERROR_TEXT } from "./error-views";
 import { clientManifest } from "./manifest";
-import { ACTION_HEADER, DATA_CACHE_CONTROL, PAGE_DATA_HEADER, STATUS } from "./protocol";
+import { ACTION_HEADER, DATA_HEADERS, STATUS } from "./protocol";
 import type { AppContext } from "./context";
 import { htmlResponse } from "./http";
 
@@ -19,7 +19,6 @@ export class HttpError extends Error {
 }
 
 /** Page-data error answers vary on the marker like the rest, and must never be cached. */
-const DATA_ERROR_HEADERS = { Vary: PAGE_DATA_HEADER, "Cache-Control": DATA_CACHE_CONTROL };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -44,7 +43,7 @@ export function errorResponse(error: unknown, c: AppContext): Response {
     const headers = error.extra.headers ?? {};
     if (kind === "data") {
       return c.json({ error: { message: error.message }, ...error.extra.body }, error.status as 400, {
-        ...DATA_ERROR_HEADERS,
+        ...DATA_HEADERS,
         ...headers,
       });
     }
@@ -65,7 +64,7 @@ export function errorResponse(error: unknown, c: AppContext): Response {
     return c.text(error.message, error.status as 400, headers);
   }
   const digest = c.var.capture(error);
-  if (kind === "data") return c.json({ error: { digest } }, STATUS.serverError, DATA_ERROR_HEADERS);
+  if (kind === "data") return c.json({ error: { digest } }, STATUS.serverError, DATA_HEADERS);
   if (kind === "action") return c.json({ ok: false, error: { digest } }, STATUS.serverError);
   if (kind === "html") return htmlResponse(serverErrorPage(digest), STATUS.serverError);
   return c.text(`Internal error (digest ${digest})`, STATUS.serverError);

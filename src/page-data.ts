@@ -1,12 +1,5 @@
 // Page-data answers: the page's own URL with X-Page-Data, answered with the JSON the client renders from.
-import {
-  BUILD_HEADER,
-  DATA_CACHE_CONTROL,
-  PAGE_DATA_HEADER,
-  PAGE_DATA_PARAM,
-  STATUS,
-  type RedirectPayload,
-} from "./protocol";
+import { BUILD_HEADER, DATA_HEADERS, PAGE_DATA_PARAM, STATUS, type RedirectPayload } from "./protocol";
 import { deferredTimeout, loadPage, settleDeferred } from "./page-load";
 import { isRedirect } from "./route-module";
 import { clientManifest } from "./manifest";
@@ -35,13 +28,13 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
   const loaded = await loadPage(c, url, request);
-  const headers: Record<string, string> = { Vary: PAGE_DATA_HEADER };
   if (isRedirect(loaded)) {
-    headers["Cache-Control"] = DATA_CACHE_CONTROL;
-    return c.json({ redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, headers);
+    return c.json({ redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, { ...DATA_HEADERS });
   }
   const { page, module } = loaded;
-  headers["Cache-Control"] = module?.cacheControl ?? DATA_CACHE_CONTROL;
+  const headers = module?.cacheControl
+    ? { ...DATA_HEADERS, "Cache-Control": module.cacheControl }
+    : { ...DATA_HEADERS };
   const data = await settleDeferred(page.data, c.var.capture, deferredTimeout(c.env));
   return c.json({ ...page, data }, page.status as 200, headers);
 }

@@ -7,6 +7,11 @@ export const PAGE_DATA_HEADER = "X-Page-Data";
 export const PAGE_DATA_PARAM = "_data";
 /** Cache-Control of page-data answers, unless the route sets its own: they are per visitor and current. */
 export const DATA_CACHE_CONTROL = "private, no-store";
+/** The headers of every page-data answer (success, redirect or error) unless its route sets its own Cache-Control. */
+export const DATA_HEADERS: Readonly<Record<string, string>> = {
+  Vary: PAGE_DATA_HEADER,
+  "Cache-Control": DATA_CACHE_CONTROL,
+};
 /** The client's build id, sent with every page-data and action request. */
 export const BUILD_HEADER = "X-Build";
 /** Action name for requests made by JavaScript. */
