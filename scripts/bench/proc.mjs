@@ -38,9 +38,10 @@ function children() {
 }
 
 /**
- * The processes of one `wrangler dev` (or start-worker.mjs) started as `rootPid`: `node` (wrangler itself), `proxy`
- * (the workerd that listens on the public port and forwards to the worker) and `worker` (the
- * workerd that runs the Worker: the only one the edge has too).
+ * The processes of one runner started as `rootPid` (`wrangler dev`, start-worker.mjs or
+ * start-direct.mjs): `node` (wrangler's or Miniflare's Node), `proxy` (wrangler's workerd that
+ * listens on the public port and forwards to the worker; none with start-direct.mjs) and
+ * `worker` (the workerd that runs the Worker: the only one the edge has too).
  */
 export function wranglerProcesses(rootPid, port) {
   const tree = children();

@@ -1,11 +1,11 @@
 // Byte figures: JavaScript per page (React apart from the rest), the worker bundle, and bodies.
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { readFile, readdir, mkdtemp, rm } from "node:fs/promises";
-import { spawnSync } from "node:child_process";
+import { readFile, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { ENV, root } from "./server.mjs";
+import { buildDeployBundle } from "./deploy-bundle.mjs";
 
 export function sizes(bytes) {
   return {
@@ -62,26 +62,13 @@ export async function javascriptPerPage(patterns) {
   return pages;
 }
 
-/**
- * The worker as `npm run deploy` would upload it: the wrangler command of `npm run check:deploy`
- * (same flags as deploy: minified, production React), into a temporary folder.
- */
+/** The worker bundle as `npm run deploy` would upload it (deploy-bundle.mjs), in a temporary folder. */
 export async function workerBundle() {
   const outdir = await mkdtemp(path.join(os.tmpdir(), "verge-bundle-"));
   try {
-    const scripts = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")).scripts;
-    const script = scripts["check:deploy"];
-    const command = script.slice(script.indexOf("wrangler deploy")).replace(/--outdir \S+/, "--outdir");
-    const run = spawnSync(`${command} ${JSON.stringify(outdir)}`, {
-      cwd: root,
-      shell: true,
-      env: { ...ENV, PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}` },
-      encoding: "utf8",
-    });
-    if (run.status !== 0) throw new Error(`${command} failed:\n${run.stdout}\n${run.stderr}`);
-    const files = (await readdir(outdir)).filter((f) => f.endsWith(".js"));
     let total = ZERO;
-    for (const file of files) total = plus(total, sizes(await readFile(path.join(outdir, file))));
+    for (const file of buildDeployBundle(outdir, { env: ENV }))
+      total = plus(total, sizes(await readFile(file)));
     return total;
   } finally {
     await rm(outdir, { recursive: true, force: true });

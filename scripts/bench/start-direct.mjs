@@ -1,30 +1,25 @@
-// Runs one Worker on workerd directly through Miniflare, the way it deploys: the bundle that
-// `wrangler deploy --dry-run` writes (production React, minified), the bindings of its
+// Runs one Worker on workerd directly through Miniflare, the way it deploys: the bundle
+// `npm run check:deploy` builds (deploy-bundle.mjs: production React, minified), the bindings of its
 // wrangler.toml, local D1 in the same persist dir as wrangler, Workers Static Assets, and no
 // proxy Worker or inspector in front. The Worker's stdout is drained unread: under
 // `wrangler dev`, its Node process parses and source-maps every log line (0.4-0.6 ms of
 // Node CPU per request here), a cost of the dev server and not of the edge.
 // `node scripts/bench/start-direct.mjs <config> <persist dir> <port>`; the start-up time the
 // benchmark reports includes this bundling, as it includes wrangler dev's.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { buildDeployBundle } from "./deploy-bundle.mjs";
 
 const [config, persist, port] = process.argv.slice(2);
 const bundleDir = mkdtempSync(path.join(os.tmpdir(), "verge-bundle-"));
-const wrangler = path.resolve(import.meta.dirname, "../../node_modules/.bin/wrangler");
-// As `npm run check:deploy` and `npm run deploy` build it (the caller sets NODE_ENV=production).
-const built = spawnSync(
-  wrangler,
-  ["deploy", "--dry-run", "--minify", "--config", config, "--outdir", bundleDir],
-  { encoding: "utf8", env: process.env },
-);
-const bundle = readdirSync(bundleDir).find((file) => file.endsWith(".js"));
-if (built.status !== 0 || !bundle) {
-  console.error(`bundling ${config} failed:\n${built.stdout}\n${built.stderr}`);
+let bundle;
+try {
+  [bundle] = buildDeployBundle(bundleDir, { config });
+} catch (error) {
+  console.error(`bundling ${config} failed: ${error.message}`);
   process.exit(1);
 }
 const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
@@ -43,7 +38,7 @@ const mf = new Miniflare({
       name: path.basename(bundle, ".js"),
       modules: true,
       modulesRoot: bundleDir,
-      scriptPath: path.join(bundleDir, bundle),
+      scriptPath: bundle,
     },
   ],
 });

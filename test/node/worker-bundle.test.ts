@@ -1,10 +1,10 @@
 // The deployable worker: bundled the way `npm run deploy` bundles it, production and minified.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gzipSize, root } from "./dist";
+import { buildDeployBundle } from "../../scripts/bench/deploy-bundle.mjs";
 
 /** Budget for the worker bundle, gzipped (Workers' free plan allows 3 MB; startup time grows with size). */
 const WORKER_BUDGET = 130_000;
@@ -13,26 +13,12 @@ const outdir = mkdtempSync(path.join(os.tmpdir(), "verge-worker-"));
 let bundle = "";
 
 beforeAll(() => {
-  // Exactly the wrangler command of `npm run check:deploy` (the same flags as `npm run deploy`), into a
+  // The wrangler command of `npm run check:deploy` (the same flags as `npm run deploy`), into a
   // temporary folder. NODE_ENV stays as vitest set it ("test"): the script must force production itself.
-  const script = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts[
-    "check:deploy"
-  ] as string;
-  const command = script.slice(script.indexOf("wrangler deploy")).replace("--outdir dist/worker", "--outdir");
-  const run = spawnSync(`${command} ${JSON.stringify(outdir)}`, {
-    cwd: root,
-    shell: true,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
-      WRANGLER_SEND_METRICS: "false",
-      NO_COLOR: "1",
-    },
+  const [main] = buildDeployBundle(outdir, {
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
   });
-  if (run.status !== 0) throw new Error(`${command} failed:\n${run.stdout}\n${run.stderr}`);
-  const main = readdirSync(outdir).find((name) => name.endsWith(".js"));
-  bundle = readFileSync(path.join(outdir, main!), "utf8");
+  bundle = readFileSync(main!, "utf8");
 });
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 

@@ -1,0 +1,4 @@
+export function buildDeployBundle(
+  outdir: string,
+  options?: { config?: string; env?: NodeJS.ProcessEnv },
+): string[];

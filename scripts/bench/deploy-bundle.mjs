@@ -1,0 +1,27 @@
+// The worker as `npm run deploy` would upload it, built by the wrangler command of
+// `npm run check:deploy` (same flags as deploy: minified, production React): what the
+// benchmark runs (start-direct.mjs) and what it weighs (sizes.mjs) come from one command.
+import { spawnSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Bundles the Worker of `config` (default: wrangler.toml) into `outdir`; returns its .js files. */
+export function buildDeployBundle(outdir, { config, env = process.env } = {}) {
+  const script = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts["check:deploy"];
+  const command =
+    script.slice(script.indexOf("wrangler deploy")).replace(/--outdir \S+/, "") +
+    (config ? ` --config ${JSON.stringify(config)}` : "") +
+    ` --outdir ${JSON.stringify(outdir)}`;
+  const run = spawnSync(command, {
+    cwd: root,
+    shell: true,
+    env: { ...env, PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${env.PATH}` },
+    encoding: "utf8",
+  });
+  const files = readdirSync(outdir).filter((file) => file.endsWith(".js"));
+  if (run.status !== 0 || files.length === 0)
+    throw new Error(`${command} failed:\n${run.stdout}\n${run.stderr}`);
+  return files.map((file) => path.join(outdir, file));
+}
