@@ -18,8 +18,6 @@ export class HttpError extends Error {
   }
 }
 
-/** Page-data error answers vary on the marker like the rest, and must never be cached. */
-
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A complete, standalone HTML page: it must render even when React or the app is what broke. */

@@ -29,12 +29,12 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
   const loaded = await loadPage(c, url, request);
   if (isRedirect(loaded)) {
-    return c.json({ redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, { ...DATA_HEADERS });
+    return c.json({ redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, DATA_HEADERS);
   }
   const { page, module } = loaded;
   const headers = module?.cacheControl
     ? { ...DATA_HEADERS, "Cache-Control": module.cacheControl }
-    : { ...DATA_HEADERS };
+    : DATA_HEADERS;
   const data = await settleDeferred(page.data, c.var.capture, deferredTimeout(c.env));
   return c.json({ ...page, data }, page.status as 200, headers);
 }

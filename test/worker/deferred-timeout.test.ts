@@ -5,7 +5,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { recordingApp } from "./recording-app";
-import { mainText } from "./html";
+import { digestIn, mainText } from "./html";
 
 /** /slow's value takes about a second; a 50 ms deadline passes first. */
 async function visitSlow(deadline: string, headers: Record<string, string> = {}) {
@@ -17,8 +17,6 @@ async function visitSlow(deadline: string, headers: Record<string, string> = {})
   await waitOnExecutionContext(ctx);
   return { response, body, reports, lines: lines() };
 }
-
-const digestIn = (html: string) => /Digest: <code data-testid="digest">([0-9a-z]+)<\/code>/.exec(html)?.[1];
 
 describe("a deferred value past its deadline", () => {
   it("renders the route error view with a digest in place of the section, keeping the page", async () => {

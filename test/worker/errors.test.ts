@@ -9,6 +9,7 @@ import { SERVER_ERROR_TEXT } from "../../src/error-views";
 import { clientManifest } from "../../src/manifest";
 import { eventOf } from "../support/envelope";
 import { dsnFor, received } from "./relay-support";
+import { digestIn } from "./html";
 
 async function visit(path: string, project: number | null, headers: Record<string, string> = {}) {
   const lines: string[] = [];
@@ -22,8 +23,6 @@ async function visit(path: string, project: number | null, headers: Record<strin
   await waitOnExecutionContext(ctx);
   return { response, body, lines: lines.map((line) => JSON.parse(line) as Record<string, any>) };
 }
-
-const digestIn = (html: string) => /Digest: <code data-testid="digest">([0-9a-z]+)<\/code>/.exec(html)?.[1];
 
 describe.each([
   ["/errors/loader", 41, "Loader failed on purpose"],

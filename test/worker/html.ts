@@ -62,3 +62,7 @@ export function mainText(html: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+/** The digest a fallback or route error view shows in the page. */
+export const digestIn = (html: string) =>
+  /Digest: <code data-testid="digest">([0-9a-z]+)<\/code>/.exec(html)?.[1];
