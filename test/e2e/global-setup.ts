@@ -54,7 +54,8 @@ export default async function setup(project: TestProject) {
 
   const ingest = await startFakeIngest();
   const port = await freePort();
-  const logFile = path.join(state, "wrangler.log");
+  // Kept after the run (dist/ is not committed): when a browser test fails, .ci/run prints its tail.
+  const logFile = path.join(root, "dist/e2e-wrangler.log");
   const out = createWriteStream(logFile);
   const args = wranglerDevArgs({ port, persistTo: state, extra: ["--var", `SENTRY_DSN:${ingest.dsn}`] });
   const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
