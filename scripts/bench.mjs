@@ -1,5 +1,6 @@
-// `npm run bench`: builds, runs the app and the floor worker on workerd (wrangler dev), drives
-// each workload from this process with autocannon, and records the figures in BENCHMARKS.md.
+// `npm run bench`: builds, runs the app and the floor worker on workerd (directly, through
+// Miniflare, by default), drives each workload from this process with autocannon, and records
+// the figures in BENCHMARKS.md.
 //   npm run bench                 default run (a few minutes), recorded
 //   npm run bench -- --quick      short smoke run, printed only (add --record to keep it)
 //   npm run bench -- --traps      also measures the known traps (development React, default logs)
@@ -8,6 +9,7 @@
 //   npm run bench -- --runner=wrangler   through wrangler's dev server (proxy Worker, wrangler reading
 //                                 every log line) instead of workerd directly, printed only
 //   npm run bench -- --inspector  through `wrangler dev` (DevTools inspector attached), printed only
+//   npm run bench -- --title="…"  the run's name in BENCHMARKS.md; --help prints this
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -27,6 +29,19 @@ import { machine, record } from "./bench/results.mjs";
 import { summary } from "./bench/summary.mjs";
 
 const argv = process.argv.slice(2);
+const FLAGS = ["--quick", "--record", "--traps", "--inspector", "--help"];
+const VALUED = ["--rate=", "--only=", "--runner=", "--title="];
+const unknown = argv.filter((a) => !FLAGS.includes(a) && !VALUED.some((prefix) => a.startsWith(prefix)));
+if (argv.includes("--help") || unknown.length > 0) {
+  // The usage is this file's opening comment.
+  const { readFileSync } = await import("node:fs");
+  const usage = readFileSync(new URL(import.meta.url), "utf8")
+    .split("\nimport ")[0]
+    .replace(/^\/\/ ?/gm, "");
+  if (unknown.length > 0) console.error(`[bench] unknown option ${unknown.join(" ")}\n`);
+  (unknown.length > 0 ? console.error : console.log)(usage);
+  process.exit(unknown.length > 0 ? 2 : 0);
+}
 const quick = argv.includes("--quick");
 const rate = Number(argv.find((a) => a.startsWith("--rate="))?.slice("--rate=".length) ?? 0);
 const timing = {
