@@ -33,7 +33,7 @@ function unknownAction(script: boolean): HttpError {
 async function findAction(c: AppContext, url: URL, name: string | undefined, script: boolean) {
   const match = matchRoute(routes, url.pathname);
   if (!match) throw unknownAction(script);
-  c.var.log.route = match.route.path;
+  c.get("log").route = match.route.path;
   const actions = (await match.route.load()).actions ?? {};
   if (!name || !Object.hasOwn(actions, name)) throw unknownAction(script);
   return { action: actions[name]!, params: match.params };
@@ -104,11 +104,11 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
   } catch (error) {
     // The mutation is done; only reloading the page failed. Saying "failed" would invite a
     // second submission, so report success and send the client to load the page itself.
-    c.var.capture(error);
+    c.get("capture")(error);
     loaded = redirect(url.pathname + url.search);
   }
   if (isRedirect(loaded)) return redirected(c, loaded, true);
-  const data = await settleDeferred(loaded.page.data, c.var.capture, deferredTimeout(c.env));
+  const data = await settleDeferred(loaded.page.data, c.get("capture"), deferredTimeout(c.env));
   const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data } };
   return c.json(body, STATUS.ok, NO_STORE);
 }

@@ -34,7 +34,7 @@ export function serverErrorPage(digest: string): string {
 }
 
 export function errorResponse(error: unknown, c: AppContext): Response {
-  const logged = c.var.log?.kind ?? "html";
+  const logged = c.get("log")?.kind ?? "html";
   // Only our client script sends X-Action: a plain HTML form post gets pages, not JSON.
   const kind = logged === "action" && !c.req.header(ACTION_HEADER) ? "html" : logged;
   if (error instanceof HttpError) {
@@ -61,7 +61,7 @@ export function errorResponse(error: unknown, c: AppContext): Response {
     }
     return c.text(error.message, error.status as 400, headers);
   }
-  const digest = c.var.capture(error);
+  const digest = c.get("capture")(error);
   if (kind === "data") return c.json({ error: { digest } }, STATUS.serverError, DATA_HEADERS);
   if (kind === "action") return c.json({ ok: false, error: { digest } }, STATUS.serverError);
   if (kind === "html") return htmlResponse(serverErrorPage(digest), STATUS.serverError);

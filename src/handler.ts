@@ -37,10 +37,10 @@ export const handleRequest: Handler<AppEnv> = async function handleRequest(c) {
   }
   const kind = requestKind(c);
   if (kind === null) {
-    c.var.log.kind = "html";
+    c.get("log").kind = "html";
     throw new HttpError(STATUS.methodNotAllowed, "Method Not Allowed", { headers: { Allow: ALLOW } });
   }
-  c.var.log.kind = kind;
+  c.get("log").kind = kind;
   switch (kind) {
     case "relay":
       return relayResponse(c);

@@ -35,6 +35,6 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const headers = module?.cacheControl
     ? { ...DATA_HEADERS, "Cache-Control": module.cacheControl }
     : DATA_HEADERS;
-  const data = await settleDeferred(page.data, c.var.capture, deferredTimeout(c.env));
+  const data = await settleDeferred(page.data, c.get("capture"), deferredTimeout(c.env));
   return c.json({ ...page, data }, page.status as 200, headers);
 }

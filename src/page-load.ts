@@ -37,7 +37,7 @@ export async function loadPage(
     };
     return { page, module: null };
   }
-  c.var.log.route = match.route.path;
+  c.get("log").route = match.route.path;
   const module = await match.route.load();
   let data: unknown = null;
   if (module.loader) {

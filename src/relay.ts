@@ -127,7 +127,8 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
     }
     throw refuse(STATUS.badGateway, "Sentry is unreachable");
   } finally {
-    c.var.log.fields = { ...c.var.log.fields, bytes: counter.count() };
+    const log = c.get("log");
+    log.fields = { ...log.fields, bytes: counter.count() };
   }
 }
 
@@ -143,9 +144,13 @@ export async function relayResponse(c: AppContext): Promise<Response> {
   if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");
 
   const envelope = await readEnvelope(c, c.req.raw.body);
-  c.var.log.fields = { project: envelope.upstream.project, event_id: envelope.eventId ?? null };
+  const fields: Record<string, unknown> = {
+    project: envelope.upstream.project,
+    event_id: envelope.eventId ?? null,
+  };
+  c.get("log").fields = fields;
   const upstream = await forward(c, envelope, ip, declared);
-  c.var.log.fields.upstream_status = upstream.status;
+  fields.upstream_status = upstream.status;
   // A redirect is not followed, and not handed to the browser (which would follow it).
   if (upstream.status >= 300 && upstream.status < 400) {
     await upstream.body?.cancel();
