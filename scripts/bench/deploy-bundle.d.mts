@@ -1,4 +1,4 @@
 export function buildDeployBundle(
   outdir: string,
-  options?: { config?: string; env?: NodeJS.ProcessEnv },
+  options?: { config?: string; script?: string; minify?: boolean; env?: NodeJS.ProcessEnv },
 ): string[];

@@ -7,12 +7,22 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** Bundles the Worker of `config` (default: wrangler.toml) into `outdir`; returns its .js files. */
-export function buildDeployBundle(outdir, { config, env = process.env } = {}) {
-  const script = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts["check:deploy"];
+/**
+ * Bundles the Worker of `config` (default: wrangler.toml) into `outdir`; returns its .js files.
+ * `script` replaces the config's `main` (wrangler deploy's positional argument), same settings;
+ * `minify: false` keeps names readable (for profiles).
+ */
+export function buildDeployBundle(outdir, { config, script, minify = true, env = process.env } = {}) {
+  const checkDeploy = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts[
+    "check:deploy"
+  ];
   const command =
-    script.slice(script.indexOf("wrangler deploy")).replace(/--outdir \S+/, "") +
+    checkDeploy
+      .slice(checkDeploy.indexOf("wrangler deploy"))
+      .replace(/--outdir \S+/, "")
+      .replace(minify ? "" : " --minify", "") +
     (config ? ` --config ${JSON.stringify(config)}` : "") +
+    (script ? ` ${JSON.stringify(script)}` : "") +
     ` --outdir ${JSON.stringify(outdir)}`;
   const run = spawnSync(command, {
     cwd: root,

@@ -28,7 +28,7 @@ export function applyMigrations(state) {
  * the first 200 from `/`. `runner`:
  * - "direct" (the default): workerd through Miniflare, running the bundle `wrangler deploy
  *   --dry-run` builds (start-direct.mjs): no proxy Worker, no inspector, and the Worker's log
- *   lines drained unread, so what is measured is what the edge runs.
+ *   lines sent to /dev/null, read by no process, so what is measured is what the edge runs.
  * - "wrangler": wrangler's startWorker API with no inspector (start-worker.mjs: what
  *   `wrangler dev` runs, minus the DevTools session it keeps attached): the proxy Worker in
  *   front, and wrangler's Node reading every log line. `logLevel` "warn": at the default level

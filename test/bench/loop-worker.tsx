@@ -1,0 +1,34 @@
+// The in-isolate loop of `npm run bench:loop` (scripts/bench/loop.mjs): one request runs the app's
+// or the floor's fetch `n` times on the same page and reads every body, so the runtime's process
+// CPU over it is the handler's own cost, with no HTTP, entry Worker or asset router around it.
+// Bundled with the app's wrangler.toml (its bindings, flags and bundler settings).
+import { createApp } from "../../src/create-app";
+import floor from "./floor-worker";
+
+interface Target {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
+}
+
+const TARGETS: Record<string, Target> = {
+  /** The worker as deployed, minus Sentry (nothing fails here): the log line written to stdout. */
+  app: createApp({ reportError: () => {} }),
+  /** The same with the log line built but not written: what the write itself costs. */
+  "app-quiet": createApp({ reportError: () => {}, log: () => {} }),
+  floor: floor as Target,
+};
+
+export default {
+  async fetch(request, env, ctx) {
+    const params = new URL(request.url).searchParams;
+    const target = TARGETS[params.get("target") ?? ""];
+    if (!target) return new Response(`target: one of ${Object.keys(TARGETS).join(", ")}`, { status: 400 });
+    const n = Number(params.get("n") ?? 1);
+    const page = `http://localhost${params.get("path") ?? "/"}`;
+    let bytes = 0;
+    for (let i = 0; i < n; i++) {
+      const response = await target.fetch(new Request(page), env, ctx);
+      bytes += (await response.arrayBuffer()).byteLength;
+    }
+    return Response.json({ bytesPerRequest: bytes / n });
+  },
+} satisfies ExportedHandler<Env>;
