@@ -18,6 +18,7 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { buildDeployBundle } from "./deploy-bundle.mjs";
 import { useQuietWorkerd } from "./quiet-workerd.mjs";
 import { cpuMs } from "./proc.mjs";
+import { connectInspector } from "./inspector.mjs";
 import { applyMigrations, root } from "./server.mjs";
 import { freePort } from "../local-server.mjs";
 
@@ -113,28 +114,15 @@ try {
     const all = perCall[target].map((x) => x.toFixed(3)).join(" ");
     log(`  ${target.padEnd(10)} ${m.toFixed(3)} ms  ${(m / base).toFixed(2)}x ${targets.at(-1)}  (${all})`);
   }
-  if (inspectorPort) await profiles(url, inspectorPort, run);
+  if (inspectorPort) await profiles(inspectorPort, run);
 } finally {
   await mf.dispose();
   rmSync(tmp, { recursive: true, force: true });
 }
 
 /** Self time (or allocated bytes) per function and call, for each target, biggest differences first. */
-async function profiles(url, port, run) {
-  const [target] = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const socket = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
-  await new Promise((resolve, reject) => Object.assign(socket, { onopen: resolve, onerror: reject }));
-  let id = 0;
-  const pending = new Map();
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    pending.get(message.id)?.(message.result);
-  };
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
+async function profiles(port, run) {
+  const { send, close } = await connectInspector(port);
   const nameOf = ({ functionName, url, lineNumber }) =>
     `${functionName || "(anonymous)"} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ""}`.trim();
   const tables = {};
@@ -176,7 +164,7 @@ async function profiles(url, port, run) {
       tables["bytes allocated per call"][t] = self;
     }
   }
-  socket.close();
+  close();
   for (const [title, byTarget] of Object.entries(tables)) {
     const total = (t) => [...byTarget[t].values()].reduce((a, b) => a + b, 0);
     log(`${title}: ${targets.map((t) => `${t} ${total(t).toFixed(1)}`).join(", ")}; largest differences:`);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { applyMigrations, root, startServer } from "./server.mjs";
 import { freePort } from "../local-server.mjs";
 import { measure } from "./load.mjs";
+import { connectInspector } from "./inspector.mjs";
 
 const [target = "/", seconds = "5"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const floor = process.argv.includes("--floor");
@@ -25,21 +26,7 @@ const server = await startServer({
   extraArgs: ["--inspector-port", String(inspectorPort)],
 });
 try {
-  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
-  // The inspector proxy refuses sockets without an Origin (undici takes headers as a second argument).
-  const socket = new WebSocket(targets[0].webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
-  await new Promise((resolve, reject) => Object.assign(socket, { onopen: resolve, onerror: reject }));
-  let id = 0;
-  const pending = new Map();
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    pending.get(message.id)?.(message.result);
-  };
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      pending.set(++id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
+  const { send, close } = await connectInspector(inspectorPort);
   const workload = { path: target, headers: data ? { "x-page-data": "1" } : {} };
   await measure([server], workload, { durationS: 2, warmupS: 1, rounds: 1 });
   await send("Profiler.enable");
@@ -79,7 +66,7 @@ try {
       `${share}  ${frame.functionName || "(anonymous)"} ${frame.url}:${frame.lineNumber + 1}  ${await lineOf(frame)}`,
     );
   }
-  socket.close();
+  close();
 } finally {
   await server.stop();
   await rm(tmp, { recursive: true, force: true });
