@@ -144,13 +144,10 @@ export async function relayResponse(c: AppContext): Promise<Response> {
   if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");
 
   const envelope = await readEnvelope(c, c.req.raw.body);
-  const fields: Record<string, unknown> = {
-    project: envelope.upstream.project,
-    event_id: envelope.eventId ?? null,
-  };
-  c.get("log").fields = fields;
+  const log = c.get("log");
+  log.fields = { project: envelope.upstream.project, event_id: envelope.eventId ?? null };
   const upstream = await forward(c, envelope, ip, declared);
-  fields.upstream_status = upstream.status;
+  log.fields.upstream_status = upstream.status;
   // A redirect is not followed, and not handed to the browser (which would follow it).
   if (upstream.status >= 300 && upstream.status < 400) {
     await upstream.body?.cancel();

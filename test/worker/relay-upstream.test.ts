@@ -51,6 +51,7 @@ describe("relay forwarding", () => {
       project: "31",
       event_id: eventId,
       bytes: body.length,
+      upstream_status: 200,
     });
     expect(JSON.stringify(lines[0])).not.toContain("relay test");
   });
