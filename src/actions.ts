@@ -6,7 +6,7 @@ import { HttpError } from "./errors";
 import { assertDeclaredSize, assertSameSite, bodyType } from "./action-guards";
 import { readFields } from "./form-data";
 import { assertSameBuild, pageUrl } from "./page-data";
-import { deferredTimeout, loadPage, settleDeferred } from "./page-load";
+import { loadPage, settleDeferred } from "./page-load";
 import { renderDocument } from "./render";
 import { routes } from "./app/routes";
 import { matchRoute } from "./routing";
@@ -108,7 +108,7 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
     loaded = redirect(url.pathname + url.search);
   }
   if (isRedirect(loaded)) return redirected(c, loaded, true);
-  const data = await settleDeferred(loaded.page.data, c.get("capture"), deferredTimeout(c.env));
+  const data = await settleDeferred(c, loaded.page.data);
   const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data } };
   return c.json(body, STATUS.ok, NO_STORE);
 }

@@ -1,6 +1,6 @@
 // Page-data answers: the page's own URL with X-Page-Data, answered with the JSON the client renders from.
 import { BUILD_HEADER, DATA_HEADERS, PAGE_DATA_PARAM, STATUS, type RedirectPayload } from "./protocol";
-import { deferredTimeout, loadPage, settleDeferred } from "./page-load";
+import { loadPage, settleDeferred } from "./page-load";
 import { isRedirect } from "./route-module";
 import { clientManifest } from "./manifest";
 import { HttpError } from "./errors";
@@ -35,6 +35,6 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const headers = module?.cacheControl
     ? { ...DATA_HEADERS, "Cache-Control": module.cacheControl }
     : DATA_HEADERS;
-  const data = await settleDeferred(page.data, c.get("capture"), deferredTimeout(c.env));
+  const data = await settleDeferred(c, page.data);
   return c.json({ ...page, data }, page.status as 200, headers);
 }

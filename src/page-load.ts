@@ -85,25 +85,23 @@ export class DeferredTimeoutError extends Error {
   override name = "DeferredTimeoutError";
 }
 
-export function deferredTimeout(env: { DEFERRED_TIMEOUT_MS?: string }): number {
+function deferredTimeout(env: { DEFERRED_TIMEOUT_MS?: string }): number {
   return Number(env.DEFERRED_TIMEOUT_MS) || DEFAULT_DEFERRED_TIMEOUT_MS;
 }
 
 /**
  * Splits a loader's top-level promises out of its data: `live` holds settled, tagged
  * promises for rendering; `json` holds markers in their place for the embedded page data.
- * A rejection is captured (logged, reported) and settles to its digest; so does a value
- * still pending after `timeoutMs`, so every streamed response and page-data answer ends.
- * The deadline is the only timer: pages without deferred values pay for none.
+ * A rejection is captured (the request's log line, Sentry) and settles to its digest; so does
+ * a value still pending after DEFERRED_TIMEOUT_MS, so every streamed response and page-data
+ * answer ends. The deadline is the only timer: pages without deferred values pay for none.
  */
-export function splitDeferred(
-  data: unknown,
-  capture: (error: unknown) => string,
-  timeoutMs: number,
-): { live: unknown; json: unknown } {
+export function splitDeferred(c: AppContext, data: unknown): { live: unknown; json: unknown } {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return { live: data, json: data };
   const entries = Object.entries(data);
   if (!entries.some(([, value]) => isThenable(value))) return { live: data, json: data };
+  const capture = c.get("capture");
+  const timeoutMs = deferredTimeout(c.env);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -132,12 +130,8 @@ export function splitDeferred(
 }
 
 /** For page-data answers: waits for every deferred value, keeping each as a settled marker. */
-export async function settleDeferred(
-  data: unknown,
-  capture: (error: unknown) => string,
-  timeoutMs: number,
-): Promise<unknown> {
-  const { live, json } = splitDeferred(data, capture, timeoutMs);
+export async function settleDeferred(c: AppContext, data: unknown): Promise<unknown> {
+  const { live, json } = splitDeferred(c, data);
   if (live === json) return data;
   const settled: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(live as Record<string, unknown>)) {

@@ -5,7 +5,7 @@ import { Root } from "./root";
 import { NonceContext } from "./nonce";
 import { clientManifest, modulePreloads } from "./manifest";
 import { scriptSafeJson } from "./serialize";
-import { deferredTimeout, splitDeferred, type LoadedPage } from "./page-load";
+import { splitDeferred, type LoadedPage } from "./page-load";
 import { htmlResponse } from "./http";
 import { PAGE_DATA_HEADER } from "./protocol";
 import type { AppContext } from "./context";
@@ -26,7 +26,7 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
   const nonce = c.get("secureHeadersNonce");
   const { page, module } = loaded;
   // Deferred values settle by their deadline, so the stream always ends: React needs no abort signal.
-  const { live, json } = splitDeferred(page.data, c.get("capture"), deferredTimeout(c.env));
+  const { live, json } = splitDeferred(c, page.data);
   const tree = (
     <NonceContext value={nonce}>
       <Root
