@@ -9,19 +9,11 @@ import Layout from "../../src/app/layout";
 import manifest from "../../dist/manifest.json";
 import { ACTION_HEADER, ANNOUNCER_ID, PAGE_DATA_HEADER, PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
 import type { RouteModule } from "../../src/route-module";
+import { modulePreloads } from "../../src/manifest";
 
 const byPath = new Map(routes.map((route) => [route.path, route]));
-const routeChunks: Record<string, { module: string; imports: string[] }> = manifest.routes;
 /** The module chunks a first load of each route fetches besides the entry, as the app preloads them. */
-const preloads = new Map(
-  routes.map(({ path }) => {
-    const chunk = routeChunks[path];
-    return [
-      path,
-      [...new Set([...manifest.entryImports, ...(chunk ? [chunk.module, ...chunk.imports] : [])])],
-    ];
-  }),
-);
+const preloads = new Map(routes.map(({ path }) => [path, modulePreloads(path, manifest)]));
 
 /** The one escape an inline JSON script needs: nothing in it may close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
