@@ -16,11 +16,9 @@ export function buildDeployBundle(outdir, { config, script, minify = true, env =
   const checkDeploy = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts[
     "check:deploy"
   ];
+  const flags = checkDeploy.slice(checkDeploy.indexOf("wrangler deploy")).replace(/--outdir \S+/, "");
   const command =
-    checkDeploy
-      .slice(checkDeploy.indexOf("wrangler deploy"))
-      .replace(/--outdir \S+/, "")
-      .replace(minify ? "" : " --minify", "") +
+    (minify ? flags : flags.replace(" --minify", "")) +
     (config ? ` --config ${JSON.stringify(config)}` : "") +
     (script ? ` ${JSON.stringify(script)}` : "") +
     ` --outdir ${JSON.stringify(outdir)}`;

@@ -9,7 +9,7 @@
 // With a profiler attached, each console.log is also sent to it: the log line costs several
 // times more than in the timed rounds; the app-quiet target shows the rest without it.
 // Pages that read D1 see an empty, migrated database (BENCH_STATE=<dir> uses another state dir).
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -17,7 +17,7 @@ import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { buildDeployBundle } from "./deploy-bundle.mjs";
 import { useQuietWorkerd } from "./quiet-workerd.mjs";
-import { cpuMs } from "./proc.mjs";
+import { cpuMs, wranglerProcesses } from "./proc.mjs";
 import { connectInspector } from "./inspector.mjs";
 import { applyMigrations, root } from "./server.mjs";
 import { freePort } from "../local-server.mjs";
@@ -78,15 +78,8 @@ const mf = new Miniflare({
 
 try {
   const url = await mf.ready;
-  const workerd = readdirSync("/proc").find((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
-    } catch {
-      return false;
-    }
-  });
+  // Miniflare runs in this process: its one workerd child runs the loop Worker.
+  const { worker: workerd } = wranglerProcesses(process.pid, url.port);
   const run = async (target, count) => {
     const response = await fetch(
       `${url}?target=${target}&n=${count}&path=${encodeURIComponent(options.path)}`,
