@@ -27,39 +27,32 @@ import { bodyBytes, javascriptPerPage, workerBundle } from "./bench/sizes.mjs";
 import { measureTraps } from "./bench/traps.mjs";
 import { machine, record } from "./bench/results.mjs";
 import { summary } from "./bench/summary.mjs";
+import { parseOptions } from "./bench/cli.mjs";
 
 const argv = process.argv.slice(2);
-const FLAGS = ["--quick", "--record", "--traps", "--inspector", "--help"];
-const VALUED = ["--rate=", "--only=", "--runner=", "--title="];
-const unknown = argv.filter((a) => !FLAGS.includes(a) && !VALUED.some((prefix) => a.startsWith(prefix)));
-if (argv.includes("--help") || unknown.length > 0) {
-  // The usage is this file's opening comment.
-  const { readFileSync } = await import("node:fs");
-  const usage = readFileSync(new URL(import.meta.url), "utf8")
-    .split("\nimport ")[0]
-    .replace(/^\/\/ ?/gm, "");
-  if (unknown.length > 0) console.error(`[bench] unknown option ${unknown.join(" ")}\n`);
-  (unknown.length > 0 ? console.error : console.log)(usage);
-  process.exit(unknown.length > 0 ? 2 : 0);
-}
-const quick = argv.includes("--quick");
-const rate = Number(argv.find((a) => a.startsWith("--rate="))?.slice("--rate=".length) ?? 0);
+const options = parseOptions(import.meta.url, {
+  quick: { type: "boolean", default: false },
+  record: { type: "boolean", default: false },
+  traps: { type: "boolean", default: false },
+  inspector: { type: "boolean", default: false },
+  rate: { type: "string" },
+  only: { type: "string" },
+  runner: { type: "string", default: "direct" },
+  /** A name for the run in BENCHMARKS.md, e.g. --title="after the performance pass". */
+  title: { type: "string" },
+});
+const quick = options.quick;
+const rate = Number(options.rate ?? 0);
 const timing = {
   ...(quick
     ? { durationS: 3, warmupS: 1, rounds: 3, slowSamples: 2 }
     : { durationS: 10, warmupS: 3, rounds: 5, slowSamples: 5 }),
   rate,
 };
-const only = argv
-  .find((a) => a.startsWith("--only="))
-  ?.slice("--only=".length)
-  .split(",");
-/** A name for the run in BENCHMARKS.md, e.g. --title="after the performance pass". */
-const title = argv.find((a) => a.startsWith("--title="))?.slice("--title=".length);
+const only = options.only?.split(",");
+const title = options.title;
 /** How the workers run (scripts/bench/server.mjs): "direct" (workerd through Miniflare), "wrangler", "inspector". */
-const runner = argv.includes("--inspector")
-  ? "inspector"
-  : (argv.find((a) => a.startsWith("--runner="))?.slice("--runner=".length) ?? "direct");
+const runner = options.inspector ? "inspector" : options.runner;
 if (!["direct", "wrangler", "inspector"].includes(runner)) {
   console.error(`[bench] unknown --runner=${runner}: use direct (the default), wrangler or --inspector`);
   process.exit(2);
@@ -161,7 +154,7 @@ try {
   }
   await stopAll();
 
-  if (argv.includes("--traps"))
+  if (options.traps)
     run.traps = await measureTraps({ config: appConfig, appState, timing, start, stopAll, log, pages });
 
   log("measuring JavaScript per page and the worker bundle (as npm run check:deploy builds it)");
@@ -169,7 +162,7 @@ try {
   run.workerBundle = await workerBundle();
 
   console.log("\n" + summary(run));
-  if ((!quick && !only && !rate && runner === "direct") || argv.includes("--record")) {
+  if ((!quick && !only && !rate && runner === "direct") || options.record) {
     await record(run);
     log("recorded in BENCHMARKS.md, bench/history.json and bench/ratios.svg");
   }

@@ -9,38 +9,27 @@
 // With a profiler attached, each console.log is also sent to it: the log line costs several
 // times more than in the timed rounds; the app-quiet target shows the rest without it.
 // Pages that read D1 see an empty, migrated database (BENCH_STATE=<dir> uses another state dir).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { buildDeployBundle } from "./deploy-bundle.mjs";
 import { useQuietWorkerd } from "./quiet-workerd.mjs";
 import { cpuMs, wranglerProcesses } from "./proc.mjs";
 import { connectInspector } from "./inspector.mjs";
+import { parseOptions } from "./cli.mjs";
 import { applyMigrations, root } from "./server.mjs";
 import { freePort } from "../local-server.mjs";
 
-const { values: options } = parseArgs({
-  options: {
-    help: { type: "boolean", default: false },
-    path: { type: "string", default: "/" },
-    n: { type: "string", default: "4000" },
-    rounds: { type: "string", default: "10" },
-    targets: { type: "string", default: "app,app-quiet,floor" },
-    profile: { type: "boolean", default: false },
-    heap: { type: "boolean", default: false },
-  },
+const options = parseOptions(import.meta.url, {
+  path: { type: "string", default: "/" },
+  n: { type: "string", default: "4000" },
+  rounds: { type: "string", default: "10" },
+  targets: { type: "string", default: "app,app-quiet,floor" },
+  profile: { type: "boolean", default: false },
+  heap: { type: "boolean", default: false },
 });
-if (options.help) {
-  console.log(
-    readFileSync(new URL(import.meta.url), "utf8")
-      .split("\nimport ")[0]
-      .replace(/^\/\/ ?/gm, ""),
-  );
-  process.exit(0);
-}
 const n = Number(options.n);
 const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
