@@ -95,7 +95,7 @@ try {
   let app = await start({ name: "app", config: appConfig, state: appState });
   const pages = await availablePages(app.url, ["/", "/guestbook", "/slow"]);
   if (!pages.has("/guestbook")) {
-    log("/guestbook answers 404 (not on this branch yet): its workloads are unavailable");
+    log("/guestbook answers 404 (the example page is gone): its workloads are unavailable");
   } else if (selected.some((w) => w.needs === "/guestbook")) {
     log(`seeding ${GUESTBOOK_ENTRIES} guestbook entries through the sign action`);
     await seedGuestbook(app.url);

@@ -1,5 +1,6 @@
 // The run as Markdown: each workload against the floor, bytes, and issue 6's targets.
 import { CONNECTIONS } from "./load.mjs";
+import { WORKLOADS } from "./workloads.mjs";
 
 const KB = 1024;
 
@@ -17,7 +18,7 @@ function targets(run) {
   const r = ratios(run);
   const rows = [];
   for (const id of ["html-home", "html-guestbook"]) {
-    const label = run.workloads[id]?.label;
+    const label = WORKLOADS.find((w) => w.id === id).label;
     if (!r[id]) {
       rows.push([`${label}: CPU ≤ 1.1x floor, req/s ≥ 0.9x`, "unavailable", "-"]);
       continue;

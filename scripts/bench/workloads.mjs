@@ -19,7 +19,8 @@ export function signatureBody() {
 
 /**
  * Load workloads, each run against the app and (when `floor`) the floor worker. `needs`
- * names the page that must exist: the guestbook lands from another branch.
+ * names the page that must exist: if it answers 404 (an example page removed), the workload
+ * is reported unavailable.
  */
 export const WORKLOADS = [
   { id: "html-home", label: "HTML /", path: "/", floor: true },
