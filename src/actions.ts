@@ -8,6 +8,7 @@ import { readFields } from "./form-data";
 import { assertSameBuild, pageUrl } from "./page-data";
 import { loadPage, settleDeferred } from "./page-load";
 import { renderDocument } from "./render";
+import { jsonResponse, redirectResponse } from "./http";
 import { routes } from "./app/routes";
 import { matchRoute } from "./routing";
 import { isInvalid, isRedirect, redirect, type Action, type Fields, type Redirect } from "./route-module";
@@ -78,15 +79,15 @@ export async function actionResponse(c: AppContext): Promise<Response> {
       fieldErrors: outcome.fieldErrors,
       values: typedValues(fields),
     };
-    return script ? c.json(failure, STATUS.unprocessable, NO_STORE) : rerender(c, url, failure);
+    return script ? jsonResponse(c, failure, STATUS.unprocessable, NO_STORE) : rerender(c, url, failure);
   }
-  if (!script) return c.redirect(url.pathname + url.search, STATUS.seeOther);
+  if (!script) return redirectResponse(c, url.pathname + url.search, STATUS.seeOther);
   return revalidated(c, url, outcome ?? null);
 }
 
 function redirected(c: AppContext, to: Redirect, script: boolean): Response {
-  if (!script) return c.redirect(to.location, STATUS.seeOther);
-  return c.json({ ok: true, redirect: to.location } satisfies ActionRedirect, STATUS.ok, NO_STORE);
+  if (!script) return redirectResponse(c, to.location, STATUS.seeOther);
+  return jsonResponse(c, { ok: true, redirect: to.location } satisfies ActionRedirect, STATUS.ok, NO_STORE);
 }
 
 /** The page as a GET would load it now: the loader sees no POST body or form headers. */
@@ -110,13 +111,13 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
   if (isRedirect(loaded)) return redirected(c, loaded, true);
   const data = await settleDeferred(c, loaded.page.data);
   const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data } };
-  return c.json(body, STATUS.ok, NO_STORE);
+  return jsonResponse(c, body, STATUS.ok, NO_STORE);
 }
 
 /** Plain-form validation failure: the page again, 422, with the errors and what was typed. */
 async function rerender(c: AppContext, url: URL, failure: ActionFailure): Promise<Response> {
   const loaded = await loadPage(c, url, () => pageRequest(c, url));
-  if (isRedirect(loaded)) return c.redirect(loaded.location, STATUS.seeOther);
+  if (isRedirect(loaded)) return redirectResponse(c, loaded.location, STATUS.seeOther);
   return renderDocument(c, {
     module: loaded.module,
     page: { ...loaded.page, status: STATUS.unprocessable, actionData: failure },

@@ -26,8 +26,10 @@ export interface AppEnv {
     log: RequestLog;
     /** Records an error (log line, Sentry) once and returns its digest. */
     capture: (error: unknown) => string;
-    /** Set by src/security-headers.ts: the CSP nonce for this response. */
+    /** The CSP nonce for this response (src/security-headers.ts requestNonce). */
     secureHeadersNonce?: string;
+    /** The answer src/http.ts built with the security headers already set. */
+    securedResponse?: Response;
   };
 }
 

@@ -3,7 +3,7 @@ import { SERVER_ERROR_TEXT } from "./error-views";
 import { clientManifest } from "./manifest";
 import { ACTION_HEADER, DATA_HEADERS, STATUS } from "./protocol";
 import type { AppContext } from "./context";
-import { htmlResponse } from "./http";
+import { htmlResponse, jsonResponse, textResponse } from "./http";
 
 /** An error with an HTTP status whose message is safe to show (written by us, not thrown by a library). */
 export class HttpError extends Error {
@@ -40,15 +40,16 @@ export function errorResponse(error: unknown, c: AppContext): Response {
   if (error instanceof HttpError) {
     const headers = error.extra.headers ?? {};
     if (kind === "data") {
-      return c.json({ error: { message: error.message }, ...error.extra.body }, error.status as 400, {
+      return jsonResponse(c, { error: { message: error.message }, ...error.extra.body }, error.status, {
         ...DATA_HEADERS,
         ...headers,
       });
     }
     if (kind === "action") {
-      return c.json(
+      return jsonResponse(
+        c,
         { ok: false, error: { message: error.message }, ...error.extra.body },
-        error.status as 400,
+        error.status,
         headers,
       );
     }
@@ -57,13 +58,13 @@ export function errorResponse(error: unknown, c: AppContext): Response {
         error.message,
         `<h1>${escapeHtml(error.message)}</h1><p><a href="/">Go to the home page</a></p>`,
       );
-      return htmlResponse(page, error.status, headers);
+      return htmlResponse(c, page, error.status, headers);
     }
-    return c.text(error.message, error.status as 400, headers);
+    return textResponse(c, error.message, error.status, headers);
   }
   const digest = c.get("capture")(error);
-  if (kind === "data") return c.json({ error: { digest } }, STATUS.serverError, DATA_HEADERS);
-  if (kind === "action") return c.json({ ok: false, error: { digest } }, STATUS.serverError);
-  if (kind === "html") return htmlResponse(serverErrorPage(digest), STATUS.serverError);
-  return c.text(`Internal error (digest ${digest})`, STATUS.serverError);
+  if (kind === "data") return jsonResponse(c, { error: { digest } }, STATUS.serverError, DATA_HEADERS);
+  if (kind === "action") return jsonResponse(c, { ok: false, error: { digest } }, STATUS.serverError);
+  if (kind === "html") return htmlResponse(c, serverErrorPage(digest), STATUS.serverError);
+  return textResponse(c, `Internal error (digest ${digest})`, STATUS.serverError);
 }

@@ -8,6 +8,7 @@ import { renderDocument } from "./render";
 import { actionResponse } from "./actions";
 import { relayResponse, relayPath } from "./relay";
 import { isRedirect } from "./route-module";
+import { redirectResponse } from "./http";
 import type { AppContext, AppEnv, RequestKind } from "./context";
 
 /** Longer request targets are refused (414) before any routing. */
@@ -27,7 +28,7 @@ export function requestKind(c: AppContext): RequestKind | null {
 async function documentResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
   const loaded = await loadPage(c, url, c.req.raw);
-  if (isRedirect(loaded)) return c.redirect(loaded.location, STATUS.seeOther);
+  if (isRedirect(loaded)) return redirectResponse(c, loaded.location, STATUS.seeOther);
   return renderDocument(c, loaded);
 }
 

@@ -4,6 +4,7 @@ import { loadPage, settleDeferred } from "./page-load";
 import { isRedirect } from "./route-module";
 import { clientManifest } from "./manifest";
 import { HttpError } from "./errors";
+import { jsonResponse } from "./http";
 import type { AppContext } from "./context";
 
 /** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
@@ -29,12 +30,12 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
   const loaded = await loadPage(c, url, request);
   if (isRedirect(loaded)) {
-    return c.json({ redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, DATA_HEADERS);
+    return jsonResponse(c, { redirect: loaded.location } satisfies RedirectPayload, STATUS.ok, DATA_HEADERS);
   }
   const { page, module } = loaded;
   const headers = module?.cacheControl
     ? { ...DATA_HEADERS, "Cache-Control": module.cacheControl }
     : DATA_HEADERS;
   const data = await settleDeferred(c, page.data);
-  return c.json({ ...page, data }, page.status as 200, headers);
+  return jsonResponse(c, { ...page, data }, page.status, headers);
 }

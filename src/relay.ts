@@ -6,6 +6,7 @@ import { RETRY_AFTER_HEADER, SENTRY_FORWARDED_FOR_HEADER, SENTRY_RATE_LIMITS_HEA
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
 import { countedBody, readFirstLine, TooLargeError } from "./envelope-stream";
 import type { AppContext } from "./context";
+import { respond } from "./http";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
 /** Largest envelope forwarded (the browser SDK's events are far smaller). */
@@ -153,10 +154,10 @@ export async function relayResponse(c: AppContext): Promise<Response> {
     await upstream.body?.cancel();
     throw refuse(STATUS.badGateway, "Sentry answered with a redirect");
   }
-  const answer = new Headers();
+  const answer: Record<string, string> = {};
   for (const name of ["Content-Type", RETRY_AFTER_HEADER, SENTRY_RATE_LIMITS_HEADER]) {
     const value = upstream.headers.get(name);
-    if (value !== null) answer.set(name, value);
+    if (value !== null) answer[name] = value;
   }
-  return new Response(upstream.body, { status: upstream.status, headers: answer });
+  return respond(c, upstream.body, upstream.status, answer);
 }

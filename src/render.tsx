@@ -11,6 +11,7 @@ import { PAGE_DATA_HEADER } from "./protocol";
 import type { AppContext } from "./context";
 import { reporterConfig } from "./relay";
 import { logWhenSettled } from "./logger";
+import { requestNonce } from "./security-headers";
 
 /** HTML varies on the page-data marker (same URL, JSON answer); a cached copy must be revalidated. */
 export const HTML_HEADERS = { Vary: PAGE_DATA_HEADER, "Cache-Control": "private, no-cache" };
@@ -23,7 +24,7 @@ function Resources({ route, nonce }: { route: string | null; nonce?: string }) {
 }
 
 export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise<Response> {
-  const nonce = c.get("secureHeadersNonce");
+  const nonce = requestNonce(c);
   const { page, module } = loaded;
   // Deferred values settle by their deadline, so the stream always ends: React needs no abort signal.
   const { live, json } = splitDeferred(c, page.data);
@@ -47,5 +48,5 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
     onError: (error) => (c.req.raw.signal.aborted ? undefined : c.get("capture")(error)),
   });
   logWhenSettled(c.get("log"), stream.allReady);
-  return htmlResponse(stream, page.status, HTML_HEADERS);
+  return htmlResponse(c, stream, page.status, HTML_HEADERS);
 }
