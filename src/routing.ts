@@ -28,11 +28,20 @@ function segments(pathname: string): string[] {
   return parts;
 }
 
+/** Route patterns split once, not on every request: the table is fixed for the life of the isolate. */
+const PATTERNS = new Map<string, string[]>();
+
+function patternSegments(pattern: string): string[] {
+  let parts = PATTERNS.get(pattern);
+  if (!parts) PATTERNS.set(pattern, (parts = segments(pattern)));
+  return parts;
+}
+
 /** The first route whose pattern matches `pathname`, with its decoded params. */
 export function matchRoute<M>(routes: readonly RouteDefinition<M>[], pathname: string): RouteMatch<M> | null {
   const parts = segments(pathname);
   for (const candidate of routes) {
-    const pattern = segments(candidate.path);
+    const pattern = patternSegments(candidate.path);
     if (pattern.length !== parts.length) continue;
     const params: Params = {};
     let matched = true;
