@@ -17,6 +17,10 @@ export default defineConfig(async () => {
               miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
             }),
           ],
+          // The renderer the deployed worker gets (wrangler.toml [alias]); the pool does not read it.
+          resolve: {
+            alias: { "react-dom/server": path.join(import.meta.dirname, "src/react-dom-server-edge.cjs") },
+          },
           test: {
             name: "workerd",
             include: ["test/worker/**/*.test.{ts,tsx}"],
