@@ -69,7 +69,12 @@ describe("the ASCII-first TextEncoder", () => {
 });
 
 describe("pages rendered through it", () => {
-  const texts = ["caf\u00e9", "caf\u00e9 \u2615\u{1F680}", "b".repeat(MAX_COPIED + 10), "c".repeat(MAX_COPIED)];
+  const texts = [
+    "caf\u00e9",
+    "caf\u00e9 \u2615\u{1F680}",
+    "b".repeat(MAX_COPIED + 10),
+    "c".repeat(MAX_COPIED),
+  ];
   for (const text of texts) {
     it(`/echo shows ${JSON.stringify(text).slice(0, 30)} in its heading, title and data, as valid UTF-8`, async () => {
       const response = await request(`/echo?text=${encodeURIComponent(text)}`);
