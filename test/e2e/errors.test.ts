@@ -1,7 +1,7 @@
 // Error fallbacks and reporting in Chromium against wrangler dev, with the fake ingest behind /monitoring.
 import { beforeEach, describe, expect, it } from "vitest";
 import AxeBuilder from "@axe-core/playwright";
-import { ingestControl, ingestEnvelopes, useBrowser, logLines, openPage } from "./support";
+import { gotoExplained, ingestControl, ingestEnvelopes, useBrowser, logLines, openPage } from "./support";
 import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from "../../src/error-views";
 import { eventOf } from "../support/envelope";
 
@@ -80,7 +80,7 @@ describe("server failure", () => {
 describe("failure inside a Suspense boundary", () => {
   it("/errors/stream keeps status 200, shows the error view in place, and the page hydrates without errors", async () => {
     const { page, context, problems } = await openPage(browser());
-    const response = await page.goto("/errors/stream");
+    const response = await gotoExplained(page, "/errors/stream");
     expect(response?.status()).toBe(200);
     const section = page.getByTestId("route-error");
     await expect.poll(() => section.isVisible()).toBe(true);

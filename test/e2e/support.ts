@@ -6,6 +6,8 @@ import {
   type BrowserContext,
   type BrowserContextOptions,
   type Page,
+  type Request,
+  type Response,
 } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
@@ -63,6 +65,41 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   });
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   return { page, context, problems };
+}
+
+/**
+ * page.goto, and when it fails (a `load` that never came: once on CI, for /errors/stream), an
+ * error that says what the page was waiting for: every request with its response and end, in
+ * milliseconds from the start, the document's readyState and the end of its HTML.
+ */
+export async function gotoExplained(page: Page, url: string) {
+  const started = Date.now();
+  const timeline: string[] = [];
+  const note = (what: string) => timeline.push(`${String(Date.now() - started).padStart(6)} ms  ${what}`);
+  const listeners = {
+    request: (r: Request) => note(`request ${r.method()} ${r.url()}`),
+    response: (r: Response) => note(`response ${r.status()} ${r.url()}`),
+    requestfinished: (r: Request) => note(`finished ${r.url()}`),
+    requestfailed: (r: Request) => note(`failed ${r.url()}: ${r.failure()?.errorText}`),
+    domcontentloaded: () => note("DOMContentLoaded"),
+    load: () => note("load"),
+  };
+  for (const [event, listener] of Object.entries(listeners)) page.on(event as "load", listener as () => void);
+  try {
+    return await page.goto(url);
+  } catch (error) {
+    const state = await page.evaluate(() => document.readyState).catch(String);
+    const tail = await page
+      .content()
+      .then((html) => html.slice(-1000))
+      .catch(String);
+    throw new Error(
+      `${(error as Error).message}\nreadyState: ${state}\ntimeline:\n${timeline.join("\n")}\nend of the document:\n${tail}`,
+    );
+  } finally {
+    for (const [event, listener] of Object.entries(listeners))
+      page.off(event as "load", listener as () => void);
+  }
 }
 
 /** The worker's JSON log lines printed by `wrangler dev` so far. */
