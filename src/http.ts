@@ -2,9 +2,9 @@
 // request's security headers set in one go (see respond()).
 import type { AppContext } from "./context";
 import { withSecurityHeaders } from "./security-headers";
+import { JSON_MEDIA_TYPE } from "./protocol";
 
 export const HTML_CONTENT_TYPE = "text/html; charset=utf-8";
-export const JSON_CONTENT_TYPE = "application/json";
 export const TEXT_CONTENT_TYPE = "text/plain; charset=UTF-8";
 
 type HeaderRecord = Readonly<Record<string, string>>;
@@ -43,7 +43,7 @@ export function jsonResponse(
   status: number,
   headers: HeaderRecord = {},
 ): Response {
-  return respond(c, JSON.stringify(value), status, { "Content-Type": JSON_CONTENT_TYPE, ...headers });
+  return respond(c, JSON.stringify(value), status, { "Content-Type": JSON_MEDIA_TYPE, ...headers });
 }
 
 /** A plain-text answer (requests that are neither pages nor actions: the relay, /assets/ misses). */

@@ -89,7 +89,6 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
     await next();
     if (c.res === c.get("securedResponse")) return;
     const headers = c.res.headers;
-    for (const [name, value] of Object.entries(FIXED_HEADERS)) headers.set(name, value);
-    headers.set("Content-Security-Policy", contentSecurityPolicy(c));
+    for (const [name, value] of Object.entries(withSecurityHeaders(c, {}))) headers.set(name, value);
   };
 }
