@@ -10,11 +10,7 @@ const { AsciiFirstTextEncoder } = require("./text-encoder.cjs");
 // React makes its one TextEncoder when its module runs: it gets the faster one (see
 // text-encoder.cjs), and the global is put back at once.
 const NativeTextEncoder = globalThis.TextEncoder;
-globalThis.TextEncoder = class extends AsciiFirstTextEncoder {
-  constructor() {
-    super(NativeTextEncoder);
-  }
-};
+globalThis.TextEncoder = AsciiFirstTextEncoder;
 try {
   module.exports =
     process.env.NODE_ENV === "production"

@@ -2,6 +2,9 @@
 // the file that installs it; types in text-encoder.d.cts.
 "use strict";
 
+/** The runtime's encoder, taken when this module first runs (before React's is swapped in). */
+const NativeTextEncoder = globalThis.TextEncoder;
+
 /** Longest string copied in JavaScript; V8 keeps typed arrays up to 64 bytes on its own heap. */
 const MAX_COPIED = 64;
 
@@ -14,8 +17,8 @@ const MAX_COPIED = 64;
  * its own UTF-8.
  */
 class AsciiFirstTextEncoder {
-  constructor(Native = globalThis.TextEncoder) {
-    const native = new Native();
+  constructor() {
+    const native = new NativeTextEncoder();
     this.encoding = native.encoding;
     this.encode = (text) => {
       if (typeof text !== "string" || text.length > MAX_COPIED) return native.encode(text);

@@ -2,7 +2,6 @@
 export declare const MAX_COPIED: number;
 /** A TextEncoder whose encode() copies short ASCII strings in JavaScript (src/text-encoder.cjs). */
 export declare class AsciiFirstTextEncoder {
-  constructor(Native?: typeof TextEncoder);
   readonly encoding: string;
   encode(text?: string): Uint8Array;
 }
