@@ -6,6 +6,8 @@
 //   npm run bench -- --traps      also measures the known traps (development React, default logs)
 //   npm run bench -- --rate=150   a fixed request rate for both servers (CPU at equal load), printed only
 //   npm run bench -- --only=html-home,data-home   only these workloads, printed only (--record keeps it)
+//   npm run bench -- --runner=routed     workerd directly, behind Miniflare's entry Worker and the
+//                                 local asset router (how passes 3 to 5 measured), printed only
 //   npm run bench -- --runner=wrangler   through wrangler's dev server (proxy Worker, wrangler reading
 //                                 every log line) instead of workerd directly, printed only
 //   npm run bench -- --inspector  through `wrangler dev` (DevTools inspector attached), printed only
@@ -51,17 +53,22 @@ const timing = {
 };
 const only = options.only?.split(",");
 const title = options.title;
-/** How the workers run (scripts/bench/server.mjs): "direct" (workerd through Miniflare), "wrangler", "inspector". */
+/** How the workers run (scripts/bench/server.mjs): "direct" (workerd through Miniflare), "routed", "wrangler", "inspector". */
 const runner = options.inspector ? "inspector" : options.runner;
-if (!["direct", "wrangler", "inspector"].includes(runner)) {
-  console.error(`[bench] unknown --runner=${runner}: use direct (the default), wrangler or --inspector`);
-  process.exit(2);
-}
 const RUNTIMES = {
-  direct: "workerd directly (Miniflare), the deploy bundle, no proxy or inspector",
+  direct:
+    "workerd directly (Miniflare), the deploy bundle, the Worker on its own socket, no proxy or inspector",
+  routed:
+    "workerd directly (Miniflare), the deploy bundle, behind Miniflare's entry Worker and asset router, no proxy or inspector",
   wrangler: "wrangler startWorker (proxy Worker in front), no inspector",
   inspector: "wrangler dev (DevTools inspector attached)",
 };
+if (!Object.hasOwn(RUNTIMES, runner)) {
+  console.error(
+    `[bench] unknown --runner=${runner}: use direct (the default), routed, wrangler or --inspector`,
+  );
+  process.exit(2);
+}
 const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 const log = (line) => console.log(`[bench] ${line}`);
 /** A dot per round, so a long run shows it is alive. */

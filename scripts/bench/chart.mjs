@@ -1,5 +1,6 @@
 // A small hand-written SVG line chart: each workload's worker CPU per request as a ratio
-// to the floor, one point per recorded run (1.0 is the floor; 1.1 is issue 6's target).
+// to the floor, one point per recorded run (1.0 is the floor; 1.1 is issue 6's target), with a
+// dotted line where the harness started to run the workers another way.
 const W = 640;
 const H = 320;
 const PAD = { left: 48, right: 170, top: 28, bottom: 40 };
@@ -30,6 +31,16 @@ export function ratiosChart(history) {
   out.push(
     `<text x="${PAD.left + plotW - 2}" y="${y(1.1) - 3}" text-anchor="end" fill="#666">target 1.1</text>`,
   );
+  // A run measured another way than the one before it (a new runtime set-up): its ratios are
+  // not comparable across the line.
+  history.forEach((run, i) => {
+    if (i === 0 || run.runtime === history[i - 1].runtime) return;
+    const at = (x(i - 1) + x(i)) / 2;
+    out.push(
+      `<line x1="${at}" x2="${at}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="#bbb" stroke-dasharray="2 3"/>`,
+    );
+    out.push(`<text x="${at + 3}" y="${PAD.top + 10}" fill="#888" font-size="9">runtime changed</text>`);
+  });
   history.forEach((run, i) => {
     if (history.length > 8 && i % Math.ceil(history.length / 8) !== 0 && i !== history.length - 1) return;
     out.push(

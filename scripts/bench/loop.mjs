@@ -4,6 +4,7 @@
 // the runtime process's CPU from /proc over that request, in `--rounds` alternating rounds (the
 // median is printed). Steadier than the HTTP figures, so it can attribute differences of 0.01 ms.
 //   npm run bench:loop -- [--path=/] [--n=4000] [--rounds=10] [--targets=app,app-quiet,floor]
+//   npm run bench:loop -- --data      the page's data (X-Page-Data: 1, ?_data=1) instead of its HTML
 //   npm run bench:loop -- --profile   also a V8 CPU profile of each target: functions by self time
 //   npm run bench:loop -- --heap      also a sampling heap profile: bytes allocated per call, by function
 // With a profiler attached, each console.log is also sent to it: the log line costs several
@@ -29,11 +30,14 @@ const options = parseOptions(import.meta.url, {
   targets: { type: "string", default: "app,app-quiet,floor" },
   profile: { type: "boolean", default: false },
   heap: { type: "boolean", default: false },
+  data: { type: "boolean", default: false },
 });
 const n = Number(options.n);
 const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
 const log = (line) => console.log(`[loop] ${line}`);
+/** The page as the loop asks for it: its data as the client asks for it (the header and `?_data=1`), or its HTML. */
+const page = options.data ? `${options.path}${options.path.includes("?") ? "&" : "?"}_data=1` : options.path;
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "verge-loop-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
@@ -71,7 +75,7 @@ try {
   const { worker: workerd } = wranglerProcesses(process.pid, url.port);
   const run = async (target, count) => {
     const response = await fetch(
-      `${url}?target=${target}&n=${count}&path=${encodeURIComponent(options.path)}`,
+      `${url}?target=${target}&n=${count}&path=${encodeURIComponent(page)}${options.data ? "&data=1" : ""}`,
     );
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();
@@ -90,7 +94,9 @@ try {
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const base = median(perCall[targets.at(-1)]);
-  log(`${options.path}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`);
+  log(
+    `${page}${options.data ? " (page data)" : ""}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`,
+  );
   for (const target of targets) {
     const m = median(perCall[target]);
     const all = perCall[target].map((x) => x.toFixed(3)).join(" ");

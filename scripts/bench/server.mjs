@@ -27,8 +27,11 @@ export function applyMigrations(state) {
  * Runs the Worker of `config` on a free loopback port with its state in `state`, and waits for
  * the first 200 from `/`. `runner`:
  * - "direct" (the default): workerd through Miniflare, running the bundle `wrangler deploy
- *   --dry-run` builds (start-direct.mjs): no proxy Worker, no inspector, and the Worker's log
- *   lines sent to /dev/null, read by no process, so what is measured is what the edge runs.
+ *   --dry-run` builds (start-direct.mjs), on the Worker's own socket: no proxy Worker, no
+ *   inspector, no Worker of Miniflare's before it, and the Worker's log lines sent to /dev/null,
+ *   read by no process, so what is measured is what the edge runs as the Worker.
+ * - "routed": the same behind Miniflare's entry Worker and the local asset router, which run
+ *   in the Worker's process (how performance passes 3 to 5 measured).
  * - "wrangler": wrangler's startWorker API with no inspector (start-worker.mjs: what
  *   `wrangler dev` runs, minus the DevTools session it keeps attached): the proxy Worker in
  *   front, and wrangler's Node reading every log line. `logLevel` "warn": at the default level
@@ -55,7 +58,13 @@ export async function startServer({
         ]
       : runner === "wrangler"
         ? script("start-worker.mjs", config, state, String(port), logLevel)
-        : script("start-direct.mjs", config, state, String(port));
+        : script(
+            "start-direct.mjs",
+            config,
+            state,
+            String(port),
+            ...(runner === "routed" ? ["--routed"] : []),
+          );
   const started = performance.now();
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const out = createWriteStream(logFile);
