@@ -39,7 +39,10 @@ export function ratiosChart(history) {
     out.push(
       `<line x1="${at}" x2="${at}" y1="${PAD.top}" y2="${PAD.top + plotH}" stroke="#bbb" stroke-dasharray="2 3"/>`,
     );
-    out.push(`<text x="${at + 3}" y="${PAD.top + 10}" fill="#888" font-size="9">runtime changed</text>`);
+    const right = at > PAD.left + plotW * 0.7; // near the legend: the label goes left of the line
+    out.push(
+      `<text x="${right ? at - 3 : at + 3}" y="${PAD.top + 10}" text-anchor="${right ? "end" : "start"}" fill="#888" font-size="9">runtime changed</text>`,
+    );
   });
   history.forEach((run, i) => {
     if (history.length > 8 && i % Math.ceil(history.length / 8) !== 0 && i !== history.length - 1) return;
@@ -50,9 +53,16 @@ export function ratiosChart(history) {
   ids.forEach((id, n) => {
     const color = COLORS[n % COLORS.length];
     const points = history.map((run, i) => [i, run.ratios?.[id]?.cpu]).filter(([, v]) => Number.isFinite(v));
-    if (points.length > 1) {
+    // One line per runtime: points measured different ways are not joined.
+    const lines = [];
+    for (const [i, v] of points) {
+      const last = lines.at(-1)?.at(-1);
+      if (last && history[last[0]].runtime === history[i].runtime) lines.at(-1).push([i, v]);
+      else lines.push([[i, v]]);
+    }
+    for (const line of lines.filter((l) => l.length > 1)) {
       out.push(
-        `<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([i, v]) => `${x(i)},${y(v)}`).join(" ")}"/>`,
+        `<polyline fill="none" stroke="${color}" stroke-width="2" points="${line.map(([i, v]) => `${x(i)},${y(v)}`).join(" ")}"/>`,
       );
     }
     for (const [i, v] of points) out.push(`<circle cx="${x(i)}" cy="${y(v)}" r="3" fill="${color}"/>`);
