@@ -1,7 +1,10 @@
-// Profiles the worker under one workload: `node --experimental-websocket scripts/bench/profile.mjs
-// [path] [seconds] [--floor] [--data]`. Starts wrangler dev with an inspector port, records a V8
-// CPU profile of the Worker's isolate through it while autocannon drives load, and prints the
-// functions with the most self time (the .cpuprofile is kept for Chrome DevTools).
+// Profiles the worker under one workload through `wrangler dev` (the profiler needs its
+// inspector): records a V8 CPU profile of the Worker's isolate while autocannon drives load, and
+// prints the functions with the most self time (the .cpuprofile is kept for Chrome DevTools).
+//   node --experimental-websocket scripts/bench/profile.mjs [--path=/] [--seconds=5] [--data] [--floor]
+//   --data     the page's data (X-Page-Data: 1) instead of its HTML
+//   --floor    the floor worker instead of the app
+// BENCH_STATE=<dir> uses that state dir (a seeded guestbook) instead of an empty, migrated one.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -9,10 +12,15 @@ import { applyMigrations, root, startServer } from "./server.mjs";
 import { freePort } from "../local-server.mjs";
 import { measure } from "./load.mjs";
 import { connectInspector } from "./inspector.mjs";
+import { parseOptions } from "./cli.mjs";
 
-const [target = "/", seconds = "5"] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-const floor = process.argv.includes("--floor");
-const data = process.argv.includes("--data");
+const options = parseOptions(import.meta.url, {
+  path: { type: "string", default: "/" },
+  seconds: { type: "string", default: "5" },
+  floor: { type: "boolean", default: false },
+  data: { type: "boolean", default: false },
+});
+const { path: target, seconds, floor, data } = options;
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-profile-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
 if (!process.env.BENCH_STATE) applyMigrations(state);
