@@ -147,7 +147,9 @@ try {
       const result = (entry[server.name] = results[i]);
       log(
         `  ${server.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
-          `worker CPU ${result.cpuMs.worker.toFixed(2)} ms/req (proxy ${result.cpuMs.proxy.toFixed(2)}, ` +
+          `worker CPU ${result.cpuMs.worker.toFixed(2)} ms/req (` +
+          // The direct runners have no proxy process.
+          (Number.isFinite(result.cpuMs.proxy) ? `proxy ${result.cpuMs.proxy.toFixed(2)}, ` : "") +
           `Node ${result.cpuMs.node.toFixed(2)})` +
           (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ""),
       );
