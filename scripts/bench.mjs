@@ -17,9 +17,10 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ENV, applyMigrations, root, startServer } from "./bench/server.mjs";
-import { measure } from "./bench/load.mjs";
+import { measure, measureEach } from "./bench/load.mjs";
 import {
   WORKLOADS,
+  DATA_PAIRS,
   availablePages,
   seedGuestbook,
   slowTimings,
@@ -155,6 +156,28 @@ try {
       );
     });
     run.workloads[workload.id] = entry;
+  }
+
+  // Page data against the HTML of the same page (a target): measured above minutes apart, so
+  // measured again on the app alone in alternating windows, as the app is against the floor.
+  run.dataPairs = {};
+  for (const pair of DATA_PAIRS) {
+    const [html, data] = [pair.html, pair.data].map((id) => selected.find((w) => w.id === id));
+    if (!html || !data || [html, data].some((w) => w.needs && !pages.has(w.needs))) continue;
+    log(
+      `${pair.page}: HTML against page data on the app, ${timing.warmupS} s warm-up, then ${timing.durationS} s each in ${timing.rounds} alternating windows`,
+    );
+    const [h, d] = await measureEach(
+      [
+        { server: app, workload: html },
+        { server: app, workload: data },
+      ],
+      { ...timing, progress },
+    );
+    run.dataPairs[pair.page] = { html: h, data: d };
+    log(
+      `  HTML ${Math.round(h.rps)} req/s, page data ${Math.round(d.rps)} req/s: ${(d.rps / h.rps).toFixed(2)}x`,
+    );
   }
 
   if (pages.has("/slow")) {

@@ -39,17 +39,28 @@ async function window(server, workload, seconds, rate) {
  * `durationS` seconds each, cut into `rounds` windows that alternate between the servers, so a
  * burst of load from elsewhere on the machine falls on both alike. CPU is read from /proc.
  */
-export async function measure(servers, workload, { durationS, warmupS, rounds, rate, progress }) {
+export function measure(servers, workload, options) {
+  return measureEach(
+    servers.map((server) => ({ server, workload })),
+    options,
+  );
+}
+
+/**
+ * Measures each `{ server, workload }` as `measure` does, in windows that alternate between
+ * them: two workloads on one server compare as steadily as one workload on two servers.
+ */
+export async function measureEach(subjects, { durationS, warmupS, rounds, rate, progress }) {
   if (warmupS > 0)
-    for (const server of servers) await run({ ...optionsFor(server, workload, rate), duration: warmupS });
-  const windows = new Map(servers.map((server) => [server, []]));
+    for (const { server, workload } of subjects)
+      await run({ ...optionsFor(server, workload, rate), duration: warmupS });
+  const windows = subjects.map(() => []);
   for (let round = 1; round <= rounds; round++) {
-    for (const server of servers)
-      windows.get(server).push(await window(server, workload, durationS / rounds, rate));
+    for (const [i, { server, workload }] of subjects.entries())
+      windows[i].push(await window(server, workload, durationS / rounds, rate));
     progress?.(round, rounds);
   }
-  return servers.map((server) => {
-    const list = windows.get(server);
+  return windows.map((list) => {
     const sum = (pick) => list.reduce((total, w) => total + pick(w), 0);
     const requests = sum((w) => w.result.requests.total);
     const median = (pick) => list.map(pick).sort((a, b) => a - b)[Math.floor(list.length / 2)];

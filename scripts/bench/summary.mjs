@@ -1,6 +1,6 @@
 // The run as Markdown: each workload against the floor, bytes, and issue 6's targets.
 import { CONNECTIONS } from "./load.mjs";
-import { WORKLOADS } from "./workloads.mjs";
+import { DATA_PAIRS, WORKLOADS } from "./workloads.mjs";
 
 const KB = 1024;
 
@@ -34,16 +34,16 @@ function targets(run) {
       r[id].rps >= 0.9 ? "met" : "NOT met",
     ]);
   }
-  for (const [page, html, data] of [
-    ["/", "html-home", "data-home"],
-    ["/guestbook", "html-guestbook", "data-guestbook"],
-  ]) {
-    const h = run.workloads[html]?.app;
-    const d = run.workloads[data]?.app;
+  for (const { page, html, data } of DATA_PAIRS) {
+    // Since performance pass 6 from alternating windows of the two (run.dataPairs); before, and
+    // when a pair was not measured, from the workloads' own windows, minutes apart.
+    const paired = run.dataPairs?.[page];
+    const h = paired?.html ?? run.workloads[html]?.app;
+    const d = paired?.data ?? run.workloads[data]?.app;
     if (!h || !d) rows.push([`page data ${page} ≥ 2x HTML req/s`, "unavailable", "-"]);
     else
       rows.push([
-        `page data ${page} ≥ 2x HTML req/s`,
+        `page data ${page} ≥ 2x HTML req/s${paired ? " (alternating windows)" : ""}`,
         `${(d.rps / h.rps).toFixed(2)}x`,
         d.rps / h.rps >= 2 ? "met" : "NOT met",
       ]);

@@ -47,6 +47,12 @@ export const WORKLOADS = [
   },
 ];
 
+/** Each page whose page data should cost at most half its HTML: the HTML and data workloads. */
+export const DATA_PAIRS = [
+  { page: "/", html: "html-home", data: "data-home" },
+  { page: "/guestbook", html: "html-guestbook", data: "data-guestbook" },
+];
+
 /** Pages present in this build: GET answers 200 (404 while the guestbook is on its branch). */
 export async function availablePages(url, paths) {
   const found = new Set();
