@@ -162,8 +162,9 @@ try {
   // measured again on the app alone in alternating windows, as the app is against the floor.
   run.dataPairs = {};
   for (const pair of DATA_PAIRS) {
-    const [html, data] = [pair.html, pair.data].map((id) => selected.find((w) => w.id === id));
-    if (!html || !data || [html, data].some((w) => w.needs && !pages.has(w.needs))) continue;
+    // Only pairs whose two workloads were measured above (selected, and their page present).
+    if (!run.workloads[pair.html]?.app || !run.workloads[pair.data]?.app) continue;
+    const [html, data] = [pair.html, pair.data].map((id) => WORKLOADS.find((w) => w.id === id));
     log(
       `${pair.page}: HTML against page data on the app, ${timing.warmupS} s warm-up, then ${timing.durationS} s each in ${timing.rounds} alternating windows`,
     );

@@ -36,8 +36,6 @@ const n = Number(options.n);
 const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
 const log = (line) => console.log(`[loop] ${line}`);
-/** The page as the loop asks for it: its data as the client asks for it (the header and `?_data=1`), or its HTML. */
-const page = options.data ? `${options.path}${options.path.includes("?") ? "&" : "?"}_data=1` : options.path;
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "verge-loop-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
@@ -75,7 +73,7 @@ try {
   const { worker: workerd } = wranglerProcesses(process.pid, url.port);
   const run = async (target, count) => {
     const response = await fetch(
-      `${url}?target=${target}&n=${count}&path=${encodeURIComponent(page)}${options.data ? "&data=1" : ""}`,
+      `${url}?target=${target}&n=${count}&path=${encodeURIComponent(options.path)}${options.data ? "&data=1" : ""}`,
     );
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();
@@ -95,7 +93,7 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const base = median(perCall[targets.at(-1)]);
   log(
-    `${page}${options.data ? " (page data)" : ""}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`,
+    `${options.path}${options.data ? " (page data)" : ""}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`,
   );
   for (const target of targets) {
     const m = median(perCall[target]);

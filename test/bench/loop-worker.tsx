@@ -4,7 +4,7 @@
 // Bundled with the app's wrangler.toml (its bindings, flags and bundler settings).
 import { createApp } from "../../src/create-app";
 import floor from "./floor-worker";
-import { PAGE_DATA_HEADER } from "../../src/protocol";
+import { PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/protocol";
 
 interface Target {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
@@ -24,9 +24,11 @@ export default {
     const target = TARGETS[params.get("target") ?? ""];
     if (!target) return new Response(`target: one of ${Object.keys(TARGETS).join(", ")}`, { status: 400 });
     const n = Number(params.get("n") ?? 1);
-    const page = `http://localhost${params.get("path") ?? "/"}`;
-    // data=1: the page's data, as the client asks for it.
-    const headers: HeadersInit = params.get("data") === "1" ? { [PAGE_DATA_HEADER]: "1" } : {};
+    const page = new URL(params.get("path") ?? "/", "http://localhost");
+    // data=1: the page's data, asked for as the client asks (the marker header and parameter).
+    const data = params.get("data") === "1";
+    if (data) page.searchParams.set(PAGE_DATA_PARAM, "1");
+    const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1" } : {};
     let bytes = 0;
     for (let i = 0; i < n; i++) {
       const response = await target.fetch(new Request(page, { headers }), env, ctx);
