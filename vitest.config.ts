@@ -1,5 +1,6 @@
 // Three projects: worker tests inside workerd, build checks in Node, and browser tests
-// in Chromium against `wrangler dev`. `npm test` runs them all.
+// in Chromium against `wrangler dev`. `npm test` runs them all. test/hostile/ gathers every
+// hostile case in one folder; its suffix picks the project (.worker, .node, .e2e).
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
@@ -23,7 +24,7 @@ export default defineConfig(async () => {
           },
           test: {
             name: "workerd",
-            include: ["test/worker/**/*.test.{ts,tsx}"],
+            include: ["test/worker/**/*.test.{ts,tsx}", "test/hostile/**/*.worker.test.{ts,tsx}"],
             setupFiles: ["./test/worker/apply-migrations.ts"],
             globalSetup: ["./test/worker/global-setup.ts"],
           },
@@ -32,7 +33,7 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
-            include: ["test/node/**/*.test.ts"],
+            include: ["test/node/**/*.test.ts", "test/hostile/**/*.node.test.ts"],
             testTimeout: 120_000,
           },
         },
@@ -40,7 +41,7 @@ export default defineConfig(async () => {
           test: {
             name: "chromium",
             environment: "node",
-            include: ["test/e2e/**/*.test.ts"],
+            include: ["test/e2e/**/*.test.ts", "test/hostile/**/*.e2e.test.ts"],
             globalSetup: ["./test/e2e/global-setup.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
