@@ -1,9 +1,19 @@
 // Three projects: worker tests inside workerd, build checks in Node, and browser tests
 // in Chromium against `wrangler dev`. `npm test` runs them all. test/hostile/ gathers every
 // hostile case in one folder; its suffix picks the project (.worker, .node, .e2e).
+import { createRequire } from "node:module";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+/**
+ * React's edge renderer without its legacy string renderer, as scripts/build-worker.mjs bundles it
+ * for the deployed worker; found through the installed package, as that build finds it.
+ */
+const reactDomServer = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("react-dom/package.json")),
+  "cjs/react-dom-server.edge.development.js",
+);
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -18,10 +28,7 @@ export default defineConfig(async () => {
               miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
             }),
           ],
-          // The renderer the deployed worker gets (wrangler.toml [alias]); the pool does not read it.
-          resolve: {
-            alias: { "react-dom/server": path.join(import.meta.dirname, "src/react-dom-server-edge.cjs") },
-          },
+          resolve: { alias: { "react-dom/server": reactDomServer } },
           test: {
             name: "workerd",
             include: ["test/worker/**/*.test.{ts,tsx}", "test/hostile/**/*.worker.test.{ts,tsx}"],

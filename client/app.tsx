@@ -1,17 +1,16 @@
 // The browser's root component: holds the page on screen; the client router changes it.
 import { startTransition, useEffect, useLayoutEffect, useMemo, useState } from "react";
-import { Root } from "../src/root";
-import { routes } from "../src/app/routes";
-import { RouterContext } from "../src/router-context";
-import type { PageData } from "../src/protocol";
-import type { RouteModule } from "../src/route-module";
+import { Root } from "../src/shared/root";
+import { RouterContext } from "../src/shared/router-context";
+import type { PageData } from "../src/shared/protocol";
+import type { AppDefinition, RouteModule, RouteTable } from "../src/shared/route-module";
 import { createRouter, type PageState } from "./router";
 import { listen } from "./navigation";
 
 export type { PageState } from "./router";
 
 /** The route module a page was rendered with (null for not-found and error pages). */
-export async function loadModule(page: PageData): Promise<RouteModule | null> {
+export async function loadModule(routes: RouteTable, page: PageData): Promise<RouteModule | null> {
   if (page.route === null || page.error) return null;
   const route = routes.find((candidate) => candidate.path === page.route);
   return route ? route.load() : null;
@@ -20,12 +19,18 @@ export async function loadModule(page: PageData): Promise<RouteModule | null> {
 /** A page state plus the router's callback for when React has committed it. */
 type View = PageState & { committed?: () => void };
 
-export function App({ initial, pageJson }: { initial: PageState; pageJson: string }) {
+export interface AppProps {
+  app: AppDefinition;
+  initial: PageState;
+  pageJson: string;
+}
+
+export function App({ app, initial, pageJson }: AppProps) {
   const [view, setView] = useState<View>(initial);
   const [announcement, announce] = useState("");
   const router = useMemo(
     () =>
-      createRouter(initial.page.build, {
+      createRouter(app.routes, initial.page.build, {
         // A transition keeps the old page on screen until the new one is ready to commit.
         show: (state) => new Promise((committed) => startTransition(() => setView({ ...state, committed }))),
         announce,
@@ -37,7 +42,7 @@ export function App({ initial, pageJson }: { initial: PageState; pageJson: strin
   useEffect(() => listen(router), [router]);
   return (
     <RouterContext value={router}>
-      <Root page={view.page} module={view.module} pageJson={pageJson} announcement={announcement} />
+      <Root app={app} page={view.page} module={view.module} pageJson={pageJson} announcement={announcement} />
     </RouterContext>
   );
 }

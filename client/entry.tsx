@@ -1,13 +1,6 @@
-// The browser entry: read the page data the server embedded, load the route's
-// module, and hydrate the document.
-import "./styles.css";
-import { reactErrorHandlers } from "./reporter";
-import { hydrateRoot } from "react-dom/client";
-import { PAGE_DATA_SCRIPT_ID, type PageData } from "../src/protocol";
-import { App, loadModule } from "./app";
+// The browser entry: hands the product (src/app/) to the client runtime, which hydrates the page.
+import "../src/app/styles.css";
+import { app } from "../src/app";
+import { hydrate } from "./hydrate";
 
-const pageJson = document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "null";
-const page = JSON.parse(pageJson) as PageData;
-const module = await loadModule(page);
-
-hydrateRoot(document, <App initial={{ page, module }} pageJson={pageJson} />, reactErrorHandlers);
+await hydrate(app);

@@ -1,6 +1,6 @@
 // Page-data requests, and the short-lived cache that makes a click after hover, focus or touch instant.
-import { BUILD_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM, STATUS } from "../src/protocol";
-import type { ErrorPayload, PageData, RedirectPayload } from "../src/protocol";
+import { BUILD_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM, STATUS } from "../src/shared/protocol";
+import type { ErrorPayload, PageData, RedirectPayload } from "../src/shared/protocol";
 
 /** A page to render, a loader failure to show, a redirect to follow, or null: do a full page load. */
 export type Answer = { page: PageData } | { error: ErrorPayload } | RedirectPayload | null;

@@ -1,6 +1,6 @@
 // The browser error reporter's first-paint stub: catches errors and hands them to the
 // reporter proper (client/envelope.ts), loaded only when there is something to send.
-import { PAGE_DATA_SCRIPT_ID } from "../src/protocol";
+import { PAGE_DATA_SCRIPT_ID } from "../src/shared/protocol";
 
 // The page data has a `reporter` key only when the server has a DSN: a cheap test here
 // (the reporter proper parses the page data); without it nothing is ever loaded.
@@ -9,7 +9,8 @@ const enabled = document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent?.inclu
 /** Sends `error` to Sentry through the relay; `mechanism` says how it was caught. */
 export function report(error: unknown, mechanism: string): void {
   // Reporting must never cause an error of its own (nor report itself).
-  if (enabled) import("./envelope").then((reporter) => reporter.report(error, mechanism)).catch(() => {});
+  if (enabled)
+    import("./report-envelope").then((reporter) => reporter.report(error, mechanism)).catch(() => {});
 }
 
 /**

@@ -1,10 +1,9 @@
 // The client router: loads a page's data and chunk in parallel, renders it in a transition,
 // and falls back to a full page load whenever it cannot (network, another build, a chunk).
-import { routes } from "../src/app/routes";
-import { matchRoute } from "../src/routing";
-import { STATUS, type PageData } from "../src/protocol";
-import type { ClientRouter } from "../src/router-context";
-import type { RouteModule } from "../src/route-module";
+import { matchRoute } from "../src/shared/routing";
+import { STATUS, type PageData } from "../src/shared/protocol";
+import type { ClientRouter } from "../src/shared/router-context";
+import type { RouteModule, RouteTable } from "../src/shared/route-module";
 import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } from "./prefetch";
 import { announcement, currentHeading } from "./announcer";
 import { popEntry, pushEntry, settle } from "./scroll";
@@ -35,7 +34,7 @@ export const ERROR_TITLE = "Error";
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
-export function createRouter(build: string, deps: RouterDeps): Router {
+export function createRouter(routes: RouteTable, build: string, deps: RouterDeps): Router {
   let controller: AbortController | undefined;
   let shown = new URL(location.href);
 
@@ -107,6 +106,8 @@ export function createRouter(build: string, deps: RouterDeps): Router {
       const mode = samePage(url, shown) ? "stay" : options?.replace ? "replace" : "push";
       return go(url.href, mode, page);
     },
+    // Loaded on the first submission: most pages have no form, and every page loads this module.
+    submit: async (form, actionName) => (await import("./form-submit")).submitForm(form, actionName, build),
     prefetch(url) {
       prefetch(url, build);
       matchRoute(routes, url.pathname)

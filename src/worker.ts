@@ -1,7 +1,9 @@
-// The worker entry: wires the real dependencies into the app.
-import { createApp } from "./create-app";
-import { reportToSentry } from "./reporting";
+// The worker entry: hands the product, its client build and the Sentry reporter to the runtime.
+import { createApp } from "./server/create-app";
+import { reportToSentry } from "./server/sentry-reporter";
+import manifest from "../dist/manifest.json";
+import { app } from "./app";
 
-const app = createApp({ reportError: reportToSentry });
+const worker = createApp({ ...app, manifest, reportError: reportToSentry });
 
-export default { fetch: app.fetch } satisfies ExportedHandler<Env>;
+export default { fetch: worker.fetch } satisfies ExportedHandler<Env>;

@@ -1,7 +1,7 @@
 // The route table, shared by the worker and the browser. A new page is one file
 // under ./pages and one line here; the first matching pattern wins. Keep each line
 // in this exact form: the client build reads it to map routes to their chunks.
-import { page } from "../route-module";
+import { page } from "../shared/route-module";
 
 // prettier-ignore
 export const routes = [
@@ -12,8 +12,4 @@ export const routes = [
   page("/errors/loader", () => import("./pages/errors-loader")),
   page("/errors/render", () => import("./pages/errors-render")),
   page("/errors/stream", () => import("./pages/errors-stream")),
-  page("/twins", () => import("./pages/twins")),
-  page("/twins/one", () => import("./pages/twins-one")),
-  page("/twins/two", () => import("./pages/twins-two")),
-  page("/echo", () => import("./pages/echo")),
 ];

@@ -7,13 +7,18 @@ import { renderToReadableStream } from "react-dom/server";
 import { routes } from "../../src/app/routes";
 import Layout from "../../src/app/layout";
 import manifest from "../../dist/manifest.json";
-import { ACTION_HEADER, ANNOUNCER_ID, PAGE_DATA_HEADER, PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
-import type { RouteModule } from "../../src/route-module";
-import { modulePreloads } from "../../src/manifest";
+import {
+  ACTION_HEADER,
+  ANNOUNCER_ID,
+  PAGE_DATA_HEADER,
+  PAGE_DATA_SCRIPT_ID,
+} from "../../src/shared/protocol";
+import type { RouteModule } from "../../src/shared/route-module";
+import { modulePreloads } from "../../src/server/manifest";
 
 const byPath = new Map(routes.map((route) => [route.path, route]));
 /** The module chunks a first load of each route fetches besides the entry, as the app preloads them. */
-const preloads = new Map(routes.map(({ path }) => [path, modulePreloads(path, manifest)]));
+const preloads = new Map(routes.map(({ path }) => [path, modulePreloads(manifest, path)]));
 
 /** The one escape an inline JSON script needs: nothing in it may close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");

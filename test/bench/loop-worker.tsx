@@ -2,9 +2,11 @@
 // or the floor's fetch `n` times on the same page and reads every body, so the runtime's process
 // CPU over it is the handler's own cost, with no HTTP, entry Worker or asset router around it.
 // Bundled with the app's wrangler.toml (its bindings, flags and bundler settings).
-import { createApp } from "../../src/create-app";
+import { createApp } from "../../src/server/create-app";
+import { app } from "../../src/app";
+import manifest from "../../dist/manifest.json";
 import floor from "./floor-worker";
-import { PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/protocol";
+import { PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
 
 interface Target {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
@@ -12,9 +14,9 @@ interface Target {
 
 const TARGETS: Record<string, Target> = {
   /** The worker as deployed, minus Sentry (nothing fails here): the log line written to stdout. */
-  app: createApp({ reportError: () => {} }),
+  app: createApp({ ...app, manifest, reportError: () => {} }),
   /** The same with the log line built but not written: what the write itself costs. */
-  "app-quiet": createApp({ reportError: () => {}, log: () => {} }),
+  "app-quiet": createApp({ ...app, manifest, reportError: () => {}, log: () => {} }),
   floor: floor as Target,
 };
 

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import AxeBuilder from "@axe-core/playwright";
 import { gotoExplained, ingestControl, ingestEnvelopes, useBrowser, logLines, openPage } from "./support";
-import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from "../../src/error-views";
+import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from "../../src/shared/error-views";
 import { eventOf } from "../support/envelope";
 
 const control = ingestControl;

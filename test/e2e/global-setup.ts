@@ -1,29 +1,34 @@
-// Starts what the browser tests talk to: the fake Sentry ingest, and `wrangler dev` on a
-// free port with a fresh local D1 (migrations applied) and SENTRY_DSN pointing at the ingest.
-import { spawn, spawnSync } from "node:child_process";
+// Starts what the browser tests talk to: the fake Sentry ingest, the product under `wrangler dev`
+// on a free port with a fresh local D1 (migrations applied) and SENTRY_DSN pointing at the ingest,
+// and the tests' own app (test/fixture-app) under a second `wrangler dev`.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
+import { buildFixtureClient } from "../support/fixture-build";
 import { freePort, wranglerDevArgs } from "../../scripts/local-server.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Where the app under test listens, e.g. http://127.0.0.1:40123. */
+    /** Where the product under test listens, e.g. http://127.0.0.1:40123. */
     baseURL: string;
+    /** Where the tests' own app listens (twins, echo). */
+    fixtureURL: string;
     /** The fake ingest's address (control API under /__control). */
     ingestURL: string;
-    /** File holding everything `wrangler dev` printed: the worker's JSON log lines among it. */
+    /** File holding everything the product's `wrangler dev` printed: its JSON log lines among it. */
     logFile: string;
   }
 }
 
 const root = path.resolve(import.meta.dirname, "../..");
 const wrangler = path.join(root, "node_modules/.bin/wrangler");
+const env = { ...process.env, NODE_ENV: "production", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
 
-async function waitUntilReady(url: string, child: { exitCode: number | null }, log: string) {
+async function waitUntilReady(url: string, child: ChildProcess, log: string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early; see ${log}`);
@@ -38,11 +43,44 @@ async function waitUntilReady(url: string, child: { exitCode: number | null }, l
   throw new Error(`wrangler dev did not answer 200 at ${url} within 90 s; see ${log}`);
 }
 
+/** `wrangler dev` of `config` (default: the product) on a free port, its output in `logFile`. */
+async function startWranglerDev(options: {
+  logFile: string;
+  persistTo: string;
+  config?: string;
+  extra: string[];
+}) {
+  const port = await freePort();
+  const out = createWriteStream(options.logFile);
+  const args = wranglerDevArgs({
+    port,
+    persistTo: options.persistTo,
+    config: options.config,
+    extra: options.extra,
+  });
+  const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    out.end();
+  };
+  try {
+    await waitUntilReady(url, child, options.logFile);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
 export default async function setup(project: TestProject) {
   if (!existsSync(path.join(root, "dist/manifest.json"))) {
     throw new Error("The client is not built: run `npm run build` (npm test does) before the browser tests.");
   }
-  const env = { ...process.env, NODE_ENV: "production", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
+  await buildFixtureClient();
   const state = await mkdtemp(path.join(os.tmpdir(), "verge-e2e-"));
   const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
     cwd: root,
@@ -53,31 +91,33 @@ export default async function setup(project: TestProject) {
     throw new Error(`applying migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
   const ingest = await startFakeIngest();
-  const port = await freePort();
+  const dsn = ["--var", `SENTRY_DSN:${ingest.dsn}`];
   // Kept after the run (dist/ is not committed): when a browser test fails, .ci/run prints its tail.
   const logFile = path.join(root, "dist/e2e-wrangler.log");
-  const out = createWriteStream(logFile);
-  const args = wranglerDevArgs({ port, persistTo: state, extra: ["--var", `SENTRY_DSN:${ingest.dsn}`] });
-  const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
-  const baseURL = `http://127.0.0.1:${port}`;
+  const servers: { url: string; stop: () => Promise<void> }[] = [];
   try {
-    await waitUntilReady(baseURL, child, logFile);
+    servers.push(await startWranglerDev({ logFile, persistTo: state, extra: dsn }));
+    servers.push(
+      await startWranglerDev({
+        logFile: path.join(root, "dist/e2e-fixture-wrangler.log"),
+        persistTo: path.join(state, "fixture"),
+        config: "test/fixture-app/wrangler.toml",
+        extra: dsn,
+      }),
+    );
   } catch (error) {
-    child.kill("SIGTERM");
+    for (const server of servers) await server.stop();
     await ingest.close();
     throw error;
   }
-  project.provide("baseURL", baseURL);
+  project.provide("baseURL", servers[0]!.url);
+  project.provide("fixtureURL", servers[1]!.url);
   project.provide("ingestURL", ingest.url);
   project.provide("logFile", logFile);
 
   return async () => {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    for (const server of servers) await server.stop();
     await ingest.close();
-    out.end();
     await rm(state, { recursive: true, force: true });
   };
 }

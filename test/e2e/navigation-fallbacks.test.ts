@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { useBrowser, openPage } from "./support";
+import { useBrowser, openPage, TEST_APP } from "./support";
 import { addLink, announced, heading, location, marker, openHome, unexpected } from "./navigation-helpers";
 
 const browser = useBrowser();
@@ -11,10 +11,10 @@ const browser = useBrowser();
 describe("client navigation, fallbacks", () => {
   it("does a full page load of the target when the route's chunk fails to load", async () => {
     const manifest = JSON.parse(
-      await readFile(path.resolve(import.meta.dirname, "../../dist/manifest.json"), "utf8"),
+      await readFile(path.resolve(import.meta.dirname, "../../dist/fixture/manifest.json"), "utf8"),
     );
     const chunk: string = manifest.routes["/twins/one"].module;
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     await page.route(`**${chunk}`, (route) => route.abort(), { times: 1 });
     await page.getByRole("link", { name: "Twins" }).click();
@@ -26,7 +26,7 @@ describe("client navigation, fallbacks", () => {
   });
 
   it("shows a slow page's progress bar while the old page stays, then the new page", async () => {
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     await page.getByRole("link", { name: "Slow" }).first().click();
     await page.locator(".progress").waitFor({ state: "attached" });
@@ -41,7 +41,7 @@ describe("client navigation, fallbacks", () => {
   });
 
   it("shows the not-found page and a loader's error view client-side, with the digest", async () => {
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     await addLink(page, "/no/such/page", "Nowhere");
     await page.getByRole("link", { name: "Nowhere" }).click();

@@ -1,7 +1,7 @@
 // Client-side navigation in Chromium: no document reloads, Back/Forward, scroll, focus, the
 // route announcer, intent prefetch, and the full-load fallback on version skew.
 import { describe, expect, it } from "vitest";
-import { useBrowser, openPage } from "./support";
+import { useBrowser, openPage, TEST_APP } from "./support";
 import {
   addLink,
   announced,
@@ -19,7 +19,7 @@ const browser = useBrowser();
 
 describe("client navigation", () => {
   it("changes URL, title and content without reloading, announcing each page and focusing main", async () => {
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     expect(await announced(page)).toBe("");
 
@@ -55,7 +55,7 @@ describe("client navigation", () => {
   });
 
   it("restores content and scroll on Back and Forward, and starts new pages at the top", async () => {
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await page.setViewportSize({ width: 360, height: 240 });
     await openHome(page);
     await page.getByRole("link", { name: "Twins" }).click();
@@ -107,7 +107,7 @@ describe("client navigation", () => {
   });
 
   it("prefetches on hover with exactly one page-data request, so the click needs none", async () => {
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     await page.getByRole("link", { name: "Twins" }).click();
     await expect.poll(() => heading(page)).toBe("Twin one");
@@ -128,7 +128,7 @@ describe("client navigation", () => {
   });
 
   it("leaves modified clicks to the browser: ctrl/meta-click opens a new tab, this page stays", async () => {
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     const opened = context.waitForEvent("page");
     await page
@@ -145,7 +145,7 @@ describe("client navigation", () => {
   });
 
   it("does a full page load of the target when the server answers 409 (another build)", async () => {
-    const { page, problems, context } = await openPage(browser());
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     const statuses: number[] = [];
     page.on("response", (response) => {

@@ -53,6 +53,13 @@ export interface ObservedPage {
   problems: string[];
 }
 
+/** Options that point a page at the tests' own app (test/fixture-app) instead of the product. */
+export const TEST_APP = {
+  get baseURL() {
+    return inject("fixtureURL");
+  },
+};
+
 /** A new page in its own context; `javaScriptEnabled: false` to see what works without JS. */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<ObservedPage> {
   const context = await browser.newContext({ baseURL: inject("baseURL"), ...options });

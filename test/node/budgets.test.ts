@@ -1,7 +1,7 @@
 // Byte budgets for what visitors download, measured on the production build (npm run build).
 import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
-import { modulePreloads } from "../../src/manifest";
+import { modulePreloads } from "../../src/server/manifest";
 import { asset, gzipSize, readBuild, root, staticClosure } from "./dist";
 
 /** DESIGN.md's budget for every byte of JavaScript the home page loads, gzipped. */
@@ -36,7 +36,7 @@ describe("JavaScript budget of the home page", () => {
   const loaded = staticClosure([manifest.entry, home.module]);
 
   it("preloads exactly the chunks the home page loads", () => {
-    const referenced = new Set([manifest.entry, ...modulePreloads("/", manifest)]);
+    const referenced = new Set([manifest.entry, ...modulePreloads(manifest, "/")]);
     expect([...referenced].sort()).toEqual([...loaded].sort());
   });
 

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import type { ClientManifest } from "../../src/manifest";
+import type { ClientManifest } from "../../src/server/manifest";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 export const assetsDir = path.join(root, "dist/client/assets");

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/security-headers";
+import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/server/headers";
 import { root } from "./dist";
 
 describe("the live-reload script hash", () => {

@@ -1,16 +1,16 @@
-// Server-only code (loaders, actions, db, secrets, the worker's own modules and packages)
-// must never reach a file the browser can load. Proven on the real build output.
-import { readFileSync, readdirSync } from "node:fs";
+// Server-only code (loaders, actions, db, secrets, the server runtime and its packages) must
+// never reach a file the browser can load. The rule is scripts/server-only.mjs; the client build
+// enforces it, and this proves it on the real build output.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { clientChunks, readBuild, root } from "./dist";
+import { buildClient, serverOnlyLeaks } from "../../scripts/build-client.mjs";
 
-/** Inputs that may never contribute bytes to a client chunk (paths as esbuild's metafile writes them). */
-const SERVER_ONLY_INPUTS = [
-  /^src\/app\/db\//,
-  /\.server\.tsx?$/,
-  /^src\/(worker|create-app|handler|render|page-data|page-load|actions|relay|reporting|logger|errors)\.tsx?$/,
+/** Packages only the server runtime imports: their bytes in a chunk mean the rule was dodged. */
+const SERVER_PACKAGES = [
   /node_modules\/(hono|toucan-js)\//,
   /node_modules\/react-dom\/(cjs\/react-dom-server|server)/,
 ];
@@ -50,7 +50,7 @@ function serverOnlyStrings(): Map<string, string> {
   for (const file of [...sourceFiles("src"), ...sourceFiles("client")]) {
     const text = readFileSync(path.join(root, file), "utf8");
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
-    const wholeFile = file.startsWith("src/app/db/") || /\.server\.tsx?$/.test(file);
+    const wholeFile = /\.server\.tsx?$/.test(file);
     const isPage = file.startsWith("src/app/pages/");
     for (const statement of source.statements) {
       const name =
@@ -73,17 +73,18 @@ function serverOnlyStrings(): Map<string, string> {
 describe("the client bundle", () => {
   const chunks = clientChunks();
 
-  it("has no chunk with bytes from a server-only module (esbuild metafile)", () => {
+  it("has no chunk with bytes from a server-only module or package (esbuild metafile)", () => {
     const { metafile } = readBuild();
-    const leaks: string[] = [];
+    expect(serverOnlyLeaks(metafile)).toEqual([]);
+    const packages: string[] = [];
     for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
       for (const [input, { bytesInOutput }] of Object.entries(inputs)) {
-        if (bytesInOutput > 0 && SERVER_ONLY_INPUTS.some((pattern) => pattern.test(input))) {
-          leaks.push(`${input} -> ${output}`);
+        if (bytesInOutput > 0 && SERVER_PACKAGES.some((pattern) => pattern.test(input))) {
+          packages.push(`${input} -> ${output}`);
         }
       }
     }
-    expect(leaks).toEqual([]);
+    expect(packages).toEqual([]);
     // The metafile describes exactly the files on disk.
     const outputs = Object.keys(metafile.outputs)
       .filter((file) => file.endsWith(".js"))
@@ -113,5 +114,51 @@ describe("the client bundle", () => {
     const all = [...chunks.values()].join("\n");
     expect(all).toContain("Throw during a client render");
     expect(all).toContain("Loading the slow part");
+  });
+});
+
+describe("the client build", () => {
+  it("refuses an entry that pulls server-only code into a chunk, naming the module", async () => {
+    const dir = mkdtempSync(path.join(root, "dist/leak-"));
+    try {
+      const entry = path.join(dir, "entry.ts");
+      const routes = path.join(dir, "routes.ts");
+      writeFileSync(entry, `import { relayPath } from "../../src/server/relay";\nconsole.log(relayPath);\n`);
+      writeFileSync(routes, "export const routes = [];\n");
+      const rel = (file: string) => path.relative(root, file);
+      await expect(
+        buildClient({ entry: rel(entry), routes: rel(routes), out: rel(dir), log: () => {} }),
+      ).rejects.toThrow(/server-only code reached a client chunk.*src\/server\/relay\.ts/s);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Relative import specifiers of a TypeScript file, resolved to paths from the project root. */
+function importsOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(path.join(root, file), "utf8"), true, true);
+  return info.importedFiles
+    .map((imported) => imported.fileName)
+    .filter((name) => name.startsWith("."))
+    .map((name) => path.relative(root, path.resolve(root, path.dirname(file), name)));
+}
+
+describe("the runtime and the product", () => {
+  const ENTRIES = ["src/worker.ts", "client/entry.tsx"];
+
+  it("only the two entries import the product (src/app/)", () => {
+    const runtime = [...sourceFiles("src"), ...sourceFiles("client")].filter(
+      (file) => !file.startsWith("src/app/") && !ENTRIES.includes(file),
+    );
+    expect(runtime.length).toBeGreaterThan(30);
+    const offenders = runtime.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target === "src/app" || target.startsWith("src/app/"))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(offenders).toEqual([]);
+    // And the entries do: the scan sees imports.
+    for (const entry of ENTRIES) expect(importsOf(entry)).toContain("src/app");
   });
 });

@@ -1,36 +1,41 @@
-// The deployable worker: bundled the way `npm run deploy` bundles it, production and minified.
+// The deployable worker: bundled as `npm run deploy` bundles it (scripts/build-worker.mjs, which
+// wrangler.toml's [build] runs), production and minified.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gzipSize, root } from "./dist";
-import { buildDeployBundle } from "../../scripts/bench/deploy-bundle.mjs";
+import { buildWorker } from "../../scripts/build-worker.mjs";
 
 /** Budget for the worker bundle, gzipped (Workers' free plan allows 3 MB; startup time grows with size). */
 const WORKER_BUDGET = 130_000;
 
 const outdir = mkdtempSync(path.join(os.tmpdir(), "verge-worker-"));
 let bundle = "";
+let inputs: string[] = [];
 
-beforeAll(() => {
-  // The wrangler command of `npm run check:deploy` (the same flags as `npm run deploy`), into a
-  // temporary folder. NODE_ENV stays as vitest set it ("test"): the script must force production itself.
-  const [main] = buildDeployBundle(outdir, {
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
-  });
-  bundle = readFileSync(main!, "utf8");
+beforeAll(async () => {
+  // NODE_ENV stays as vitest set it ("test"): the build must still produce production code.
+  const file = await buildWorker({ out: path.relative(root, outdir) });
+  bundle = readFileSync(file, "utf8");
+  const metafile = JSON.parse(readFileSync(path.join(outdir, "metafile.json"), "utf8"));
+  inputs = Object.keys(metafile.inputs);
 });
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-describe("the worker bundle (wrangler deploy --dry-run)", () => {
-  it("bundles React's production build, minified, as `npm run deploy` does", () => {
-    const scripts = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts;
-    const flags = (script: string) =>
-      script.slice(script.indexOf("wrangler deploy")).replace(/ --(dry-run|outdir \S+)/g, "");
-    expect(flags(scripts.deploy)).toBe(flags(scripts["check:deploy"]));
-    // esbuild keeps each CommonJS module's path as a name: which React builds went in.
-    expect(bundle).toContain("react-dom-server.edge.production");
-    expect(bundle).not.toMatch(/react[\w.-]*\.development/);
+describe("the worker bundle (scripts/build-worker.mjs)", () => {
+  it("is what wrangler deploys: wrangler.toml builds it and uploads it unbundled", () => {
+    const config = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+    expect(config).toMatch(/^main = "dist\/worker\/worker\.js"$/m);
+    expect(config).toMatch(/^no_bundle = true$/m);
+    expect(config).toMatch(/^command = "node scripts\/build-worker\.mjs"$/m);
+  });
+
+  it("bundles React's production edge renderer alone, minified", () => {
+    expect(inputs.some((input) => input.endsWith("react-dom/cjs/react-dom-server.edge.production.js"))).toBe(
+      true,
+    );
+    expect(inputs.filter((input) => /react[\w.-]*\.development|server-legacy/.test(input))).toEqual([]);
     // Minified code is long lines (newlines left only inside template literals); readable code is short ones.
     expect(bundle.length / bundle.split("\n").length, "mean line length").toBeGreaterThan(500);
   });

@@ -1,9 +1,9 @@
 // Helpers for action tests: posting to the worker, and reading the guestbook table directly.
 import { env, exports } from "cloudflare:workers";
-import { clientManifest } from "../../src/manifest";
+import { manifest } from "./apps";
 
 export const ORIGIN = "http://localhost";
-export const BUILD = clientManifest.build;
+export const BUILD = manifest.build;
 
 /** A unique guestbook name, so tests never depend on each other's rows. */
 export function uniqueName(prefix = "t"): string {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { cspNonce, request, scriptsAndLinks } from "./html";
+import { fixtureRequest } from "./apps";
 
+/** A page of the product, or (/echo) of the tests' app. */
 async function readAll(path: string) {
-  const response = await request(path);
+  const response = await (path.startsWith("/echo") ? fixtureRequest : request)(path);
   return { response, html: await response.text() };
 }
 

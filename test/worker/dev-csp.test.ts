@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/create-app";
-import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/security-headers";
+import { productApp } from "./apps";
+import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/server/headers";
 
-const app = createApp({ reportError: () => {}, log: () => {} });
+const app = productApp({ reportError: () => {}, log: () => {} });
 
 async function csp(bindings: Env) {
   const response = await app.request("http://localhost/", {}, bindings);

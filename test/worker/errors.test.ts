@@ -3,17 +3,16 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/create-app";
-import { createSentryReporter } from "../../src/reporting";
-import { SERVER_ERROR_TEXT } from "../../src/error-views";
-import { clientManifest } from "../../src/manifest";
+import { createSentryReporter } from "../../src/server/sentry-reporter";
+import { SERVER_ERROR_TEXT } from "../../src/shared/error-views";
+import { manifest, productApp } from "./apps";
 import { eventOf } from "../support/envelope";
 import { dsnFor, received } from "./relay-support";
 import { digestIn } from "./html";
 
 async function visit(path: string, project: number | null, headers: Record<string, string> = {}) {
   const lines: string[] = [];
-  const app = createApp({ reportError: createSentryReporter(), log: (line) => lines.push(line) });
+  const app = productApp({ reportError: createSentryReporter(), log: (line) => lines.push(line) });
   const ctx = createExecutionContext();
   const request = new Request(`http://localhost${path}`, {
     headers: { Cookie: "session=secret-cookie", Authorization: "Bearer secret-token", ...headers },
@@ -49,7 +48,7 @@ describe.each([
     expect(events).toHaveLength(1);
     const event = events[0]!;
     expect(event.tags).toEqual({ digest, route: path, ray: lines[0]!.ray });
-    expect(event.release).toBe(clientManifest.build);
+    expect(event.release).toBe(manifest.build);
     expect(event.exception.values[0]).toMatchObject({ type: "Error" });
     expect(event.exception.values[0].value).toContain(message);
     expect(event.exception.values[0].stacktrace.frames.length).toBeGreaterThan(0);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { PAGE_DATA_SCRIPT_ID, type PageData } from "../../src/protocol";
-import { scriptSafeJson } from "../../src/serialize";
-import { request, scriptsAndLinks } from "./html";
+import { PAGE_DATA_SCRIPT_ID, type PageData } from "../../src/shared/protocol";
+import { scriptSafeJson } from "../../src/shared/serialize";
+import { scriptsAndLinks } from "./html";
+import { fixtureRequest as request } from "./apps";
 
 const BREAKOUTS = [
   "</script><script>alert(1)</script>",
@@ -70,4 +71,19 @@ describe("scriptSafeJson", () => {
       }),
     );
   });
+});
+
+describe("text beyond ASCII (the /echo page)", () => {
+  // Accented, a symbol and an emoji outside the BMP, and runs of ASCII around 64 characters long.
+  const texts = ["caf\u00e9", "caf\u00e9 \u2615\u{1F680}", "b".repeat(74), "c".repeat(64)];
+  for (const text of texts) {
+    it(`/echo shows ${JSON.stringify(text).slice(0, 30)} in its heading, title and data, as valid UTF-8`, async () => {
+      const response = await request(`/echo?text=${encodeURIComponent(text)}`);
+      expect(response.status).toBe(200);
+      const html = new TextDecoder("utf-8", { fatal: true }).decode(await response.arrayBuffer());
+      expect(html).toContain(`<strong data-testid="echo-output">${text}</strong>`);
+      expect(html).toContain(`<title>Echo: ${text}</title>`);
+      expect(html).toContain(`"text":"${text}"`);
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, post, postForm, postScript, rowsNamed, uniqueName } from "./action-helpers";
-import type { ActionFailure, ActionSuccess } from "../../src/protocol";
+import type { ActionFailure, ActionSuccess } from "../../src/shared/protocol";
 
 interface Entry {
   name: string;

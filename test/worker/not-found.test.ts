@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAGE_DATA_SCRIPT_ID } from "../../src/protocol";
+import { PAGE_DATA_SCRIPT_ID } from "../../src/shared/protocol";
 import { mainText, request, scriptsAndLinks } from "./html";
 
 describe("an unknown path", () => {

@@ -1,13 +1,13 @@
 // Page-data answers (DESIGN.md, "Page data"): the page's own URL with X-Page-Data, answered with JSON.
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { clientManifest } from "../../src/manifest";
+import { fixtureClientManifest as clientManifest, fixtureRequest } from "./apps";
+import { request } from "./html";
 
 const BASE = "http://localhost";
 const DATA = { "X-Page-Data": "1" };
 
 function pageData(path: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
-  return exports.default.fetch(`${BASE}${path}`, { ...init, headers: { ...DATA, ...init.headers } });
+  return fixtureRequest(`${BASE}${path}`, { ...init, headers: { ...DATA, ...init.headers } });
 }
 
 function expectDataHeaders(response: Response) {
@@ -32,7 +32,7 @@ describe("page data", () => {
   });
 
   it("answers JSON for a page without a loader, with data null", async () => {
-    const response = await pageData("/?_data=1");
+    const response = await request("/?_data=1", { headers: DATA });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ route: "/", params: {}, data: null, title: "verge" });
   });
@@ -45,13 +45,13 @@ describe("page data", () => {
   });
 
   it("drops _data from the URL the loader sees in HTML requests too", async () => {
-    const html = await (await exports.default.fetch(`${BASE}/twins/one?_data=1`)).text();
+    const html = await (await fixtureRequest(`${BASE}/twins/one?_data=1`)).text();
     expect(html).toContain('"query":""');
     expect(html).not.toContain("_data");
   });
 
   it("answers the HTML document, varying on X-Page-Data, when the header is absent", async () => {
-    const response = await exports.default.fetch(`${BASE}/twins/one`);
+    const response = await fixtureRequest(`${BASE}/twins/one`);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(response.headers.get("vary")).toMatch(/\bX-Page-Data\b/i);
     await response.body?.cancel();

@@ -1,12 +1,12 @@
 // An app built like src/worker.ts but recording what it would send out: the error reports
 // (instead of Sentry) and the log lines (instead of stdout).
-import { createApp } from "../../src/create-app";
-import type { ErrorReport } from "../../src/reporting";
+import type { ErrorReport } from "../../src/server/capture";
+import { productApp } from "./apps";
 
 export function recordingApp() {
   const reports: ErrorReport[] = [];
   const written: string[] = [];
-  const app = createApp({
+  const app = productApp({
     reportError: (report) => void reports.push(report),
     log: (line) => written.push(line),
   });

@@ -2,7 +2,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
-import { createApp } from "../../src/create-app";
+import { productApp } from "./apps";
 import type { RecordedEnvelope } from "../support/fake-ingest";
 
 export const ingestURL = inject("ingestURL");
@@ -32,7 +32,7 @@ export async function relay(
   vars: Partial<Env> = {},
 ): Promise<RelayCall> {
   const lines: string[] = [];
-  const app = createApp({ reportError: () => {}, log: (line) => lines.push(line) });
+  const app = productApp({ reportError: () => {}, log: (line) => lines.push(line) });
   const ctx = createExecutionContext();
   const request = new Request("http://localhost/monitoring", {
     method: "POST",

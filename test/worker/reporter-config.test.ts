@@ -1,12 +1,12 @@
 // The browser reporter's settings reach the page from server config, and only then.
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/create-app";
-import { PAGE_DATA_SCRIPT_ID, type PageData } from "../../src/protocol";
+import { productApp } from "./apps";
+import { PAGE_DATA_SCRIPT_ID, type PageData } from "../../src/shared/protocol";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 
 async function embeddedPage(vars: Partial<Env>): Promise<PageData> {
-  const app = createApp({ reportError: () => {}, log: () => {} });
+  const app = productApp({ reportError: () => {}, log: () => {} });
   const ctx = createExecutionContext();
   const response = await app.fetch(new Request("http://localhost/"), { ...env, ...vars }, ctx);
   const html = await response.text();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validate } from "../../src/validate";
+import { validate } from "../../src/shared/validate";
 
 const rules = {
   name: { label: "Name", max: 5 },

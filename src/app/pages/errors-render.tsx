@@ -1,5 +1,5 @@
 // /errors/render: a page that throws while rendering, before the shell can be sent.
-import type { PageProps } from "../../route-module";
+import type { PageProps } from "../../shared/route-module";
 
 export const title = "Render error";
 

@@ -1,8 +1,8 @@
 // /errors/stream: the shell streams, then a deferred loader value fails: the section
 // shows the route error view with its digest, the status stays 200, the rest still works.
 import { Suspense } from "react";
-import { Await } from "../../await";
-import type { PageProps } from "../../route-module";
+import { Await } from "../../shared/await";
+import type { PageProps } from "../../shared/route-module";
 
 export const title = "Stream error";
 

@@ -1,10 +1,10 @@
 // Guestbook: entries from D1, newest first, 20 a page; a form that signs it, with or without JavaScript.
 import { addEntry, listEntries, PAGE_SIZE, type GuestbookEntry } from "../db/guestbook.server";
-import { Form, newIdempotencyKey } from "../../form";
-import { Field, SubmitButton } from "../../form-fields";
-import { validate } from "../../validate";
-import { IDEMPOTENCY_FIELD } from "../../protocol";
-import { invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "../../route-module";
+import { Form, newIdempotencyKey } from "../../shared/form";
+import { Field, SubmitButton } from "../../shared/form-fields";
+import { validate } from "../../shared/validate";
+import { IDEMPOTENCY_FIELD } from "../../shared/protocol";
+import { invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "../../shared/route-module";
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;

@@ -1,6 +1,6 @@
 // Home: the way into every example page, and a small control that proves hydration.
 import { useState } from "react";
-import type { PageProps } from "../../route-module";
+import type { PageProps } from "../../shared/route-module";
 
 export const title = "verge";
 
@@ -19,16 +19,6 @@ const EXAMPLES = [
     href: "/errors",
     name: "Errors",
     about: "ways to fail on purpose, to see the fallbacks and their digests",
-  },
-  {
-    href: "/twins",
-    name: "Twins",
-    about: "two pages that share a title, which the route announcer still tells apart",
-  },
-  {
-    href: "/echo",
-    name: "Echo",
-    about: "a GET form whose input comes back in the page, its title and its data, safely escaped",
   },
 ];
 

@@ -1,8 +1,8 @@
 // Slow: the shell streams at once; a loader value that takes about a second follows
 // in the same response, inside a Suspense boundary.
 import { Suspense } from "react";
-import { Await } from "../../await";
-import type { LoaderArgs, PageProps } from "../../route-module";
+import { Await } from "../../shared/await";
+import type { LoaderArgs, PageProps } from "../../shared/route-module";
 
 export const title = "Slow";
 

@@ -1,0 +1,57 @@
+// The browser half of the action protocol: posts a form with fetch and classifies the answer.
+import {
+  ACTION_HEADER,
+  BUILD_HEADER,
+  FORM_URLENCODED,
+  JSON_MEDIA_TYPE,
+  STATUS,
+  type ActionResponse,
+} from "../src/shared/protocol";
+import type { SubmitOutcome } from "../src/shared/router-context";
+
+function formBody(form: HTMLFormElement): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) {
+    if (typeof value === "string") body.append(name, value);
+  }
+  return body;
+}
+
+/** Posts `form` as the action `actionName`; `build` is the build the page was rendered with. */
+export async function submitForm(
+  form: HTMLFormElement,
+  actionName: string,
+  build: string,
+): Promise<SubmitOutcome> {
+  let response: Response;
+  try {
+    response = await fetch(form.action, {
+      method: "POST",
+      headers: {
+        [ACTION_HEADER]: actionName,
+        [BUILD_HEADER]: build,
+        Accept: JSON_MEDIA_TYPE,
+        "Content-Type": FORM_URLENCODED,
+      },
+      body: formBody(form),
+    });
+  } catch {
+    return {
+      kind: "failed",
+      message: "The server could not be reached. Check your connection and try again.",
+    };
+  }
+  if (response.status === STATUS.notFound || response.status === STATUS.conflict) return { kind: "reload" };
+  const answer = (await response.json().catch(() => null)) as ActionResponse | null;
+  if (answer?.ok === true) {
+    return "redirect" in answer
+      ? { kind: "redirect", location: answer.redirect }
+      : { kind: "success", answer };
+  }
+  if (answer && "fieldErrors" in answer) return { kind: "invalid", fieldErrors: answer.fieldErrors };
+  const error = answer && "error" in answer ? (answer.error as { digest?: string; message?: string }) : null;
+  if (error?.digest) {
+    return { kind: "failed", message: "Something went wrong, and nothing was saved.", digest: error.digest };
+  }
+  return { kind: "failed", message: error?.message ?? `Something went wrong (status ${response.status}).` };
+}

@@ -1,0 +1,121 @@
+// The browser's reporter proper, loaded on demand by client/reporter.ts: dedupes and caps
+// reports, writes each as a Sentry envelope (type, message, stack frames), posts it to the
+// relay, and backs off when told to (429, X-Sentry-Rate-Limits).
+import { PAGE_DATA_SCRIPT_ID, STATUS, type PageData, type ReporterConfig } from "../src/shared/protocol";
+import { RETRY_AFTER_HEADER, SENTRY_RATE_LIMITS_HEADER } from "../src/shared/sentry-headers";
+
+/** At most this many reports per page view. */
+export const MAX_REPORTS = 10;
+
+const page = JSON.parse(document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "{}") as PageData;
+const seen = new Set<unknown>();
+let sent = 0;
+/** Set from a 429 or X-Sentry-Rate-Limits answer: nothing is sent before this time (ms). */
+let blockedUntil = 0;
+
+export async function report(error: unknown, mechanism: string): Promise<void> {
+  if (!page.reporter || sent >= MAX_REPORTS || Date.now() < blockedUntil) return;
+  const key =
+    error instanceof Error
+      ? `${error.name}:${error.message}:${error.stack?.split("\n", 2)[1]}`
+      : String(error);
+  if (seen.has(error) || seen.has(key)) return;
+  seen.add(error).add(key);
+  sent++;
+  const retryAfterSeconds = await sendEvent(page.reporter, error, mechanism, page.build);
+  if (retryAfterSeconds > 0) blockedUntil = Date.now() + retryAfterSeconds * 1000;
+}
+
+interface Frame {
+  function?: string;
+  filename: string;
+  lineno: number;
+  colno: number;
+  in_app: boolean;
+}
+
+// V8: "    at fn (url:1:2)" or "    at url:1:2"; Firefox and Safari: "fn@url:1:2".
+const V8_FRAME = /^\s*at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?$/;
+const GECKO_FRAME = /^(.*?)@(.+?):(\d+):(\d+)$/;
+
+/** Stack frames in Sentry's order: the outermost call first, the throwing frame last. */
+export function parseStack(stack: string | undefined): Frame[] {
+  const frames: Frame[] = [];
+  for (const line of (stack ?? "").split("\n")) {
+    const match = V8_FRAME.exec(line) ?? GECKO_FRAME.exec(line);
+    if (!match) continue;
+    const [, fn, filename = "", lineno, colno] = match;
+    frames.push({
+      ...(fn ? { function: fn } : {}),
+      filename,
+      lineno: Number(lineno),
+      colno: Number(colno),
+      in_app: filename.startsWith(location.origin),
+    });
+  }
+  return frames.reverse();
+}
+
+function exceptionOf(error: unknown, mechanism: string) {
+  const isError = error instanceof Error;
+  const frames = isError ? parseStack(error.stack) : [];
+  return {
+    type: isError ? error.name : "Error",
+    value: isError ? error.message : String(error),
+    ...(frames.length > 0 ? { stacktrace: { frames } } : {}),
+    mechanism: { type: mechanism, handled: mechanism === "react" },
+  };
+}
+
+/** The envelope: header line, one event item (with its byte length), newline-terminated. */
+export function writeEnvelope(dsn: string, error: unknown, mechanism: string, release?: string): string {
+  const eventId = crypto.randomUUID().replaceAll("-", "");
+  const sdk = { name: "verge.reporter", version: "1.0.0" };
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  const event = JSON.stringify({
+    event_id: eventId,
+    timestamp: Date.now() / 1000,
+    platform: "javascript",
+    level: "error",
+    release,
+    sdk,
+    request: { url: location.href, headers: { "User-Agent": navigator.userAgent } },
+    exception: { values: [exceptionOf(error, mechanism)] },
+    ...(typeof digest === "string" ? { tags: { digest } } : {}),
+  });
+  const header = JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString(), dsn, sdk });
+  const length = new TextEncoder().encode(event).length;
+  return `${header}\n${JSON.stringify({ type: "event", length })}\n${event}\n`;
+}
+
+/** Seconds to stop sending error events, from a 429 or X-Sentry-Rate-Limits (0: none). */
+export function backoffSeconds(response: Response): number {
+  const limits = response.headers.get(SENTRY_RATE_LIMITS_HEADER);
+  let seconds = 0;
+  // "retry_after:categories:scope, ..."; no categories means every category.
+  for (const entry of limits ? limits.split(",") : []) {
+    const [after, categories = ""] = entry.trim().split(":");
+    const applies = categories === "" || categories.split(";").some((c) => c === "error" || c === "default");
+    if (applies) seconds = Math.max(seconds, Number(after) || 60);
+  }
+  if (seconds === 0 && response.status === STATUS.tooManyRequests) {
+    seconds = Number(response.headers.get(RETRY_AFTER_HEADER)) || 60;
+  }
+  return seconds;
+}
+
+export async function sendEvent(
+  config: ReporterConfig,
+  error: unknown,
+  mechanism: string,
+  release?: string,
+): Promise<number> {
+  const response = await fetch(config.tunnel, {
+    method: "POST",
+    // text/plain keeps it a simple request; keepalive lets it outlive an unloading page.
+    headers: { "Content-Type": "text/plain;charset=UTF-8" },
+    body: writeEnvelope(config.dsn, error, mechanism, release),
+    keepalive: true,
+  });
+  return backoffSeconds(response);
+}

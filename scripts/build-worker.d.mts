@@ -1,0 +1,5 @@
+export declare function buildWorker(options?: {
+  entry?: string;
+  out?: string;
+  production?: boolean;
+}): Promise<string>;

@@ -1,0 +1,99 @@
+// Bundles a worker entry with esbuild, as wrangler would, into <out>/worker.js with its source map.
+// wrangler.toml runs it as the custom build of `wrangler dev` and `wrangler deploy`, which then
+// take the bundle as it is (no_bundle), so what runs locally is what deploys.
+//   node scripts/build-worker.mjs                        the product: src/worker.ts -> dist/worker
+//   node scripts/build-worker.mjs --entry F --out DIR     another app on the same runtime
+// It builds React's production code, minified, unless NODE_ENV=development (`npm run dev` sets
+// it), which builds React's development code, readable.
+import * as esbuild from "esbuild";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/**
+ * "react-dom/server" for workerd is server.edge.js, which also bundles React's legacy string
+ * renderer (renderToString, ~40 KB gzip of CommonJS that cannot be tree-shaken); nothing here
+ * calls it. This resolves the import to the edge renderer alone, found through the installed
+ * package (its package.json, which the package exports), wherever npm put it.
+ */
+export function edgeRendererOnly(production) {
+  return {
+    name: "react-dom-server-edge-only",
+    setup(build) {
+      build.onResolve({ filter: /^react-dom\/server$/ }, async (args) => {
+        const pkg = await build.resolve("react-dom/package.json", {
+          kind: "require-call",
+          resolveDir: args.resolveDir,
+        });
+        if (pkg.errors.length > 0) return { errors: pkg.errors };
+        const mode = production ? "production" : "development";
+        const file = path.join(path.dirname(pkg.path), "cjs", `react-dom-server.edge.${mode}.js`);
+        return { path: file };
+      });
+    },
+  };
+}
+
+/** The esbuild options for a worker bundle (the worker tests' Vite config mirrors the plugin). */
+export function workerBuildOptions({ entry, out, production }) {
+  return {
+    absWorkingDir: root,
+    entryPoints: { worker: entry },
+    outdir: path.join(root, out),
+    bundle: true,
+    format: "esm",
+    target: "es2024",
+    conditions: ["workerd", "worker", "browser"],
+    external: ["cloudflare:*"],
+    minify: production,
+    // No code reads a function's name (error classes set theirs): names are not kept.
+    keepNames: false,
+    sourcemap: "linked",
+    sourcesContent: true,
+    legalComments: "none",
+    metafile: true,
+    logLevel: "silent",
+    define: { "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") },
+    loader: { ".js": "jsx", ".mjs": "jsx", ".cjs": "jsx" },
+    plugins: [edgeRendererOnly(production)],
+  };
+}
+
+/** Builds the worker; returns the bundle's path. */
+export async function buildWorker({
+  entry = "src/worker.ts",
+  out = "dist/worker",
+  production = process.env.NODE_ENV !== "development",
+} = {}) {
+  await rm(path.join(root, out), { recursive: true, force: true });
+  await mkdir(path.join(root, out), { recursive: true });
+  try {
+    const result = await esbuild.build(workerBuildOptions({ entry, out, production }));
+    // Which modules went in (test/node reads it); wrangler uploads worker.js alone.
+    await writeFile(path.join(root, out, "metafile.json"), JSON.stringify(result.metafile));
+  } catch (error) {
+    const messages =
+      error.errors?.map((e) => `${e.location?.file ?? ""} ${e.text}`).join("\n") ?? error.message;
+    throw new Error(`worker build of ${entry} failed:\n${messages}`);
+  }
+  return path.join(root, out, "worker.js");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { entry: { type: "string" }, out: { type: "string" } },
+  });
+  const started = performance.now();
+  try {
+    const file = await buildWorker(values);
+    const size = (await readFile(file)).length;
+    const ms = Math.round(performance.now() - started);
+    console.log(`[worker] built ${path.relative(root, file)} (${Math.round(size / 1024)} KiB) in ${ms} ms`);
+  } catch (error) {
+    console.error(`[worker] ${error.message}`);
+    process.exit(1);
+  }
+}

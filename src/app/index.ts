@@ -1,0 +1,8 @@
+// The product as the runtime receives it: its route table, its layout and its not-found page.
+// Only the two entries (src/worker.ts, client/entry.tsx) import this folder.
+import type { AppDefinition } from "../shared/route-module";
+import { routes } from "./routes";
+import Layout from "./layout";
+import NotFound from "./not-found";
+
+export const app: AppDefinition = { routes, Layout, NotFound };

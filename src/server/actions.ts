@@ -1,0 +1,137 @@
+// Action requests: POST to the page's own URL; guards first, then the named action, then
+// a 303 (plain HTML form) or JSON with the revalidated page (JavaScript).
+import { ACTION_FIELD, ACTION_HEADER, IDEMPOTENCY_FIELD, STATUS } from "../shared/protocol";
+import type { ActionFailure, ActionRedirect, ActionSuccess, Params } from "../shared/protocol";
+import { matchRoute } from "../shared/routing";
+import { HttpError } from "./errors";
+import { assertDeclaredSize, assertSameSite, bodyType } from "./action-guards";
+import { readFields } from "./action-body";
+import { assertSameBuild, pageUrl } from "./page-data";
+import { loadPage } from "./load-page";
+import { settleDeferred } from "./deferred";
+import { renderDocument } from "./document";
+import { answerHeaders } from "./headers";
+import { jsonResponse, redirectResponse } from "./respond";
+import {
+  isInvalid,
+  isRedirect,
+  redirect,
+  type Action,
+  type Fields,
+  type Redirect,
+} from "../shared/route-module";
+import type { AppContext } from "./context";
+
+/**
+ * Whether the caller is our client script: it always sends the action name in X-Action,
+ * which a plain HTML form cannot. JavaScript callers get JSON; forms get redirects and pages.
+ */
+export function isScriptRequest(request: Request): boolean {
+  return request.headers.has(ACTION_HEADER);
+}
+
+function unknownAction(script: boolean): HttpError {
+  // With JavaScript this is usually version skew (a page from an older build): reload.
+  return new HttpError(STATUS.notFound, "This page has no such action.", {
+    body: script ? { reload: true } : undefined,
+  });
+}
+
+async function findAction(c: AppContext, url: URL, name: string | undefined, script: boolean) {
+  const match = matchRoute(c.get("app").routes, url.pathname);
+  if (!match) throw unknownAction(script);
+  c.get("log").route = match.route.path;
+  const actions = (await match.route.load()).actions ?? {};
+  if (!name || !Object.hasOwn(actions, name)) throw unknownAction(script);
+  return { action: actions[name]!, params: match.params };
+}
+
+/** Form fields the framework uses are not the typed values a re-rendered form shows. */
+function typedValues(fields: Fields): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (name !== ACTION_FIELD && name !== IDEMPOTENCY_FIELD) values[name] = value;
+  }
+  return values;
+}
+
+async function run(c: AppContext, action: Action, url: URL, params: Params, fields: Fields) {
+  try {
+    return await action({ request: c.req.raw, url, params, env: c.env, ctx: c.executionCtx, fields });
+  } catch (thrown) {
+    if (isRedirect(thrown)) return thrown;
+    throw thrown;
+  }
+}
+
+export async function actionResponse(c: AppContext): Promise<Response> {
+  const request = c.req.raw;
+  const script = isScriptRequest(request);
+  assertSameSite(request, c.env);
+  if (script) assertSameBuild(c);
+  assertDeclaredSize(request);
+  const type = bodyType(request);
+  const url = pageUrl(request);
+  // With JavaScript the name is known before the body: an unknown one is refused unread.
+  const found = script ? await findAction(c, url, request.headers.get(ACTION_HEADER)!, true) : null;
+  const fields = await readFields(request, type);
+  const { action, params } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
+
+  const outcome = await run(c, action, url, params, fields);
+  if (isRedirect(outcome)) return redirected(c, outcome, script);
+  if (isInvalid(outcome)) {
+    const failure: ActionFailure = {
+      ok: false,
+      fieldErrors: outcome.fieldErrors,
+      values: typedValues(fields),
+    };
+    return script
+      ? jsonResponse(failure, STATUS.unprocessable, answerHeaders("action"))
+      : rerender(c, url, failure);
+  }
+  if (!script) return redirectResponse(url.pathname + url.search, STATUS.seeOther);
+  return revalidated(c, url, outcome ?? null);
+}
+
+function redirected(c: AppContext, to: Redirect, script: boolean): Response {
+  if (!script) return redirectResponse(to.location, STATUS.seeOther);
+  return jsonResponse(
+    { ok: true, redirect: to.location } satisfies ActionRedirect,
+    STATUS.ok,
+    answerHeaders("action"),
+  );
+}
+
+/** The page as a GET would load it now: the loader sees no POST body or form headers. */
+function pageRequest(c: AppContext, url: URL): Request {
+  const headers = new Headers(c.req.raw.headers);
+  for (const name of ["Content-Type", "Content-Length", ACTION_HEADER]) headers.delete(name);
+  return new Request(url, { method: "GET", headers });
+}
+
+/** JavaScript success: the result and the page after the action, in one answer. */
+async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Response> {
+  let loaded: Awaited<ReturnType<typeof loadPage>>;
+  try {
+    loaded = await loadPage(c, url, () => pageRequest(c, url));
+  } catch (error) {
+    // The mutation is done; only reloading the page failed. Saying "failed" would invite a
+    // second submission, so report success and send the client to load the page itself.
+    c.get("capture")(error);
+    loaded = redirect(url.pathname + url.search);
+  }
+  if (isRedirect(loaded)) return redirected(c, loaded, true);
+  const data = await settleDeferred(c, loaded.page.data);
+  const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data } };
+  return jsonResponse(body, STATUS.ok, answerHeaders("action"));
+}
+
+/** Plain-form validation failure: the page again, 422, with the errors and what was typed. */
+async function rerender(c: AppContext, url: URL, failure: ActionFailure): Promise<Response> {
+  const loaded = await loadPage(c, url, () => pageRequest(c, url));
+  if (isRedirect(loaded)) return redirectResponse(loaded.location, STATUS.seeOther);
+  return renderDocument(c, {
+    module: loaded.module,
+    page: { ...loaded.page, status: STATUS.unprocessable, actionData: failure },
+  });
+}

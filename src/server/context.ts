@@ -1,0 +1,47 @@
+// Types of the per-request context every handler and middleware shares.
+import type { Context } from "hono";
+import type { AppDefinition } from "../shared/route-module";
+import type { ClientManifest } from "./manifest";
+import type { CapturedError, ErrorReport } from "./capture";
+
+/** What kind of request this is: decided once, at the top (dispatch.ts), and logged. */
+export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
+
+/** How a failure is answered: a page, page-data JSON, action JSON, or plain text. */
+export type ErrorFormat = "html" | "data" | "action" | "text";
+
+/** Everything the runtime is given: the product (from src/app/) and its client build's manifest. */
+export interface AppConfig extends AppDefinition {
+  manifest: ClientManifest;
+}
+
+/** Facts gathered while handling a request, written as its one log line. */
+export interface RequestLog {
+  kind: RequestKind;
+  route: string | null;
+  /** Every error captured while handling the request, in order (capture.ts). */
+  errors: CapturedError[];
+  /** Extra fields a handler adds to the line (the relay's project, event id, bytes). */
+  fields?: Record<string, unknown>;
+  /** Settles when a streamed body is complete; the line is written then. */
+  pending?: Promise<unknown>;
+}
+
+export type ReportError = (report: ErrorReport) => Promise<void> | void;
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    app: AppConfig;
+    ray: string;
+    log: RequestLog;
+    /** How this request's failures are answered, decided with its kind. */
+    errorFormat: ErrorFormat;
+    /** Records an error (log line, reporting hook) once and returns its digest; never throws. */
+    capture: (error: unknown) => string;
+    /** The CSP nonce for this response (headers.ts); hono/secure-headers reads the same key. */
+    secureHeadersNonce?: string;
+  };
+}
+
+export type AppContext = Context<AppEnv>;

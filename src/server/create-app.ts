@@ -1,0 +1,36 @@
+// Builds the app from its inputs: the product (routes, layout, not-found page), its client
+// manifest and the reporting hook. Middleware order: log line, error capture, security headers.
+import { Hono } from "hono";
+import type { AppDefinition } from "../shared/route-module";
+import type { AppEnv, ReportError } from "./context";
+import type { ClientManifest } from "./manifest";
+import { requestLogger } from "./logger";
+import { errorCapture } from "./capture";
+import { securityHeaders } from "./headers";
+import { errorResponse } from "./errors";
+import { dispatch } from "./dispatch";
+
+export interface AppDeps extends AppDefinition {
+  /** The product's client build (dist/manifest.json): build id, entry, chunks per route. */
+  manifest: ClientManifest;
+  /** Sends an error to the error-reporting service (the only door to Sentry). */
+  reportError: ReportError;
+  /** Writes one log line (defaults to console.log, which is stdout in workerd). */
+  log?: (line: string) => void;
+}
+
+export function createApp({ routes, Layout, NotFound, manifest, reportError, log }: AppDeps) {
+  const config = { routes, Layout, NotFound, manifest };
+  const app = new Hono<AppEnv>();
+  app.use(async function provideApp(c, next) {
+    c.set("app", config);
+    await next();
+  });
+  app.use(requestLogger(log));
+  app.use(errorCapture(reportError));
+  app.use(securityHeaders());
+  // Only failures outside dispatch reach here (dispatch answers its own, whatever was thrown).
+  app.onError((error, c) => errorResponse(c, error, c.get("errorFormat") ?? "text"));
+  app.all("*", dispatch);
+  return app;
+}

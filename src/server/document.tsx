@@ -1,0 +1,94 @@
+// Streams a page as HTML: the shell goes out at once, Suspense content follows in the same response.
+import { renderToReadableStream } from "react-dom/server";
+import { preinit, preloadModule } from "react-dom";
+import { Root } from "../shared/root";
+import { NonceContext } from "../shared/nonce";
+import { scriptSafeJson } from "../shared/serialize";
+import type { AppContext } from "./context";
+import { modulePreloads, type ClientManifest } from "./manifest";
+import type { LoadedPage } from "./load-page";
+import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred";
+import { answerHeaders, requestNonce } from "./headers";
+import { htmlResponse } from "./respond";
+import { reporterConfig } from "./relay";
+import { logWhenSettled } from "./logger";
+
+/** Registers the stylesheet and the route's module chunks with React, which puts them in <head>. */
+function Resources({
+  manifest,
+  route,
+  nonce,
+}: {
+  manifest: ClientManifest;
+  route: string | null;
+  nonce: string;
+}) {
+  if (manifest.css) preinit(manifest.css, { as: "style", precedence: "default" });
+  for (const href of modulePreloads(manifest, route)) preloadModule(href, { as: "script", nonce });
+  return null;
+}
+
+/**
+ * Aborts the render once DEFERRED_TIMEOUT_MS have passed, whatever is still suspended (a lazy
+ * component, a use() of a promise that never settles): the stream then ends, and React hands the
+ * unfinished sections to the browser with the deadline's digest. Deferred loader values have the
+ * same deadline and their own error view: the abort waits until they have settled and React has
+ * rendered them (it renders a settled value on a timer of its own, queued before this one).
+ */
+function renderDeadline(
+  c: AppContext,
+  deferred: Promise<unknown>,
+): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const ms = deferredTimeout(c.env);
+  const reason = () => new DeferredTimeoutError(`The page did not finish rendering within ${ms} ms`);
+  let finished = false;
+  const timer = setTimeout(() => {
+    void deferred.then(() => setTimeout(() => finished || controller.abort(reason()), 0));
+  }, ms);
+  return {
+    signal: controller.signal,
+    done: () => {
+      finished = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise<Response> {
+  const nonce = requestNonce(c);
+  const app = c.get("app");
+  const capture = c.get("capture");
+  const { page, module } = loaded;
+  const { live, json, settled } = splitDeferred(c, page.data);
+  const tree = (
+    <NonceContext value={nonce}>
+      <Root
+        app={app}
+        page={{ ...page, data: live }}
+        module={module}
+        pageJson={scriptSafeJson({ ...page, data: json, reporter: reporterConfig(c.env) })}
+        resources={<Resources manifest={app.manifest} route={page.route} nonce={nonce} />}
+      />
+    </NonceContext>
+  );
+  const deadline = renderDeadline(c, settled);
+  let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
+  try {
+    stream = await renderToReadableStream(tree, {
+      nonce,
+      bootstrapModules: [app.manifest.entry],
+      signal: deadline.signal,
+      // Errors after the shell: the section is handed to the browser with this digest. A visitor
+      // who leaves mid-stream aborts the request's signal (the `enable_request_signal` flag), and
+      // React then aborts the pending sections: not an error.
+      onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
+    });
+  } catch (error) {
+    deadline.done();
+    throw error;
+  }
+  stream.allReady.then(deadline.done, deadline.done);
+  logWhenSettled(c.get("log"), stream.allReady);
+  return htmlResponse(stream, page.status, answerHeaders("html", module));
+}

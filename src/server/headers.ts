@@ -1,0 +1,72 @@
+// Every header policy in one place: the security headers (hono/secure-headers, with a fresh CSP
+// nonce per request), and the caching and Vary headers of each kind of answer.
+import type { MiddlewareHandler } from "hono";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { PAGE_DATA_HEADER } from "../shared/protocol";
+import type { RouteModule } from "../shared/route-module";
+import type { AppContext, AppEnv } from "./context";
+
+/**
+ * sha256 of the inline script `wrangler dev --live-reload` appends to HTML (wrangler 4.86.0,
+ * templates/startDevWorker/ProxyWorker.ts). It carries no nonce, so the CSP names it by hash,
+ * in development only; test/node/live-reload-hash.test.ts fails when a wrangler update changes it.
+ */
+export const WRANGLER_LIVE_RELOAD_HASH = "'sha256-g5a3SrOYIecCloZ8S7M4xdT1pbYi6e7mjHrmwphRxfE='";
+
+/** The CSP of DESIGN.md, in its order; `extra` script sources follow 'strict-dynamic'. */
+function policy(extra: string[]) {
+  return secureHeaders({
+    contentSecurityPolicy: {
+      scriptSrc: [NONCE, "'strict-dynamic'", ...extra],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+    referrerPolicy: "strict-origin-when-cross-origin",
+    xFrameOptions: "DENY",
+  });
+}
+
+const production = policy([]);
+/** `npm run dev` sets DEV_LIVE_RELOAD, so wrangler's reload script may run. */
+const development = policy([WRANGLER_LIVE_RELOAD_HASH]);
+
+/**
+ * 18 random bytes (144 bits; CSP asks for at least 128): 24 base64 characters with no padding.
+ * Set before hono's middleware runs, which then uses it instead of its own.
+ */
+export function generateNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))));
+}
+
+/** This response's CSP nonce: the page's scripts and the CSP header share it. */
+export function requestNonce(c: AppContext): string {
+  return c.get("secureHeadersNonce")!;
+}
+
+/** Every answer, whatever made it, carries the security headers and a fresh nonce. */
+export function securityHeaders(): MiddlewareHandler<AppEnv> {
+  return async function securityHeaders(c, next) {
+    c.set("secureHeadersNonce", generateNonce());
+    return (c.env?.DEV_LIVE_RELOAD ? development : production)(c, next);
+  };
+}
+
+/** What a browser may cache, by kind of answer; a route may set its own (RouteModule.cacheControl). */
+const CACHE_CONTROL = {
+  // A page varies on the page-data marker (same URL, JSON answer) and must be revalidated.
+  html: "private, no-cache",
+  // Page data is per visitor and current.
+  data: "private, no-store",
+  // An action's answer reports one mutation: never reused.
+  action: "no-store",
+} as const;
+
+/** The caching headers of a page, page-data or action answer (the route's own Cache-Control first). */
+export function answerHeaders(
+  kind: keyof typeof CACHE_CONTROL,
+  module?: Pick<RouteModule, "cacheControl"> | null,
+): Record<string, string> {
+  if (kind === "action") return { "Cache-Control": CACHE_CONTROL.action };
+  return { Vary: PAGE_DATA_HEADER, "Cache-Control": module?.cacheControl?.[kind] ?? CACHE_CONTROL[kind] };
+}

@@ -1,0 +1,78 @@
+// The one loader call path: HTML documents, page data and action revalidation all load a page here.
+import { matchRoute } from "../shared/routing";
+import {
+  isRedirect,
+  titleOf,
+  type LoaderArgs,
+  type Redirect,
+  type RouteModule,
+} from "../shared/route-module";
+import { STATUS, type PageData, type Params } from "../shared/protocol";
+import type { AppContext } from "./context";
+
+export interface LoadedPage {
+  page: PageData;
+  module: RouteModule | null;
+}
+
+export const NOT_FOUND_TITLE = "Page not found";
+
+/**
+ * Matches `url` against the route table and runs the route's loader. A loader
+ * that returns or throws a redirect yields the Redirect; other throws propagate.
+ * `request` may be a function: a Request derived for the page (page data without its marker,
+ * an action's reload) is then built only if the loader reads `request`; most read `url` only.
+ */
+export async function loadPage(
+  c: AppContext,
+  url: URL,
+  request: Request | (() => Request),
+): Promise<LoadedPage | Redirect> {
+  const { routes, manifest } = c.get("app");
+  const match = matchRoute(routes, url.pathname);
+  if (!match) {
+    const page: PageData = {
+      route: null,
+      params: {},
+      data: null,
+      title: NOT_FOUND_TITLE,
+      build: manifest.build,
+      status: STATUS.notFound,
+    };
+    return { page, module: null };
+  }
+  c.get("log").route = match.route.path;
+  const module = await match.route.load();
+  let data: unknown = null;
+  if (module.loader) {
+    try {
+      data = await module.loader(loaderArgs(c, url, match.params, request));
+    } catch (thrown) {
+      if (isRedirect(thrown)) return thrown;
+      throw thrown;
+    }
+    if (isRedirect(data)) return data;
+  }
+  const page: PageData = {
+    route: match.route.path,
+    params: match.params,
+    data,
+    title: titleOf(module, data),
+    build: manifest.build,
+    status: STATUS.ok,
+  };
+  return { page, module };
+}
+
+function loaderArgs(c: AppContext, url: URL, params: Params, request: Request | (() => Request)): LoaderArgs {
+  let built = typeof request === "function" ? undefined : request;
+  return {
+    get request() {
+      return (built ??= (request as () => Request)());
+    },
+    url,
+    params,
+    env: c.env,
+    ctx: c.executionCtx,
+  };
+}

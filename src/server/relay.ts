@@ -1,0 +1,166 @@
+// The same-site relay for browser Sentry envelopes: checks the envelope's DSN against
+// configuration and streams the body, byte for byte, to the ingest URL built from that config.
+import { HttpError } from "./errors";
+import { STATUS, type ReporterConfig } from "../shared/protocol";
+import {
+  RETRY_AFTER_HEADER,
+  SENTRY_FORWARDED_FOR_HEADER,
+  SENTRY_RATE_LIMITS_HEADER,
+} from "../shared/sentry-headers";
+import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
+import { countedBody, readFirstLine, TooLargeError } from "./envelope-reader";
+import type { AppContext } from "./context";
+
+export const DEFAULT_RELAY_PATH = "/monitoring";
+/** Largest envelope forwarded (the browser SDK's events are far smaller). */
+export const MAX_ENVELOPE_BYTES = 1024 * 1024;
+/** Longest envelope header line read. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+export const DEFAULT_RELAY_TIMEOUT_MS = 5_000;
+/** Seconds a visitor over the per-IP limit waits (the limiter's period). */
+export const RELAY_RETRY_AFTER_S = 60;
+
+export function relayPath(env: Env): string {
+  return env.SENTRY_RELAY_PATH || DEFAULT_RELAY_PATH;
+}
+
+/** What the browser reporter needs, from server config: undefined (reporter off) without a DSN. */
+export function reporterConfig(env: Env): ReporterConfig | undefined {
+  // Every HTML answer embeds this; the config is fixed per isolate, so parse the DSN once.
+  const dsnText = env.SENTRY_DSN;
+  const tunnel = relayPath(env);
+  let cached = reporterCache;
+  if (cached === undefined || cached.dsnText !== dsnText || cached.tunnel !== tunnel) {
+    const dsn = parseDsn(dsnText);
+    cached = { dsnText, tunnel, config: dsn ? { dsn: publicDsn(dsn), tunnel } : undefined };
+    reporterCache = cached;
+  }
+  return cached.config;
+}
+
+let reporterCache:
+  { dsnText: string | undefined; tunnel: string; config: ReporterConfig | undefined } | undefined;
+
+const refuse = (status: number, message: string, headers?: Record<string, string>) =>
+  new HttpError(status, message, { headers });
+
+/** The configured DSN the envelope's header names, or the reason it is refused. */
+async function envelopeTarget(
+  c: AppContext,
+  headerSource: ReadableStream<Uint8Array>,
+): Promise<{ upstream: Dsn; eventId: unknown }> {
+  let header: unknown;
+  try {
+    const line = await readFirstLine(headerSource, MAX_HEADER_BYTES);
+    if (line === null) throw refuse(STATUS.badRequest, "Envelope header over 64 KiB");
+    header = JSON.parse(line);
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw refuse(STATUS.badRequest, "Malformed envelope");
+  }
+  const dsnText = (header as { dsn?: unknown } | null)?.dsn;
+  if (typeof header !== "object" || typeof dsnText !== "string") {
+    throw refuse(STATUS.badRequest, "Envelope header has no dsn");
+  }
+  const dsn = parseDsn(dsnText);
+  if (!dsn) throw refuse(STATUS.badRequest, "Envelope dsn is not a DSN");
+  const upstream = allowedDsn(dsn, [c.env.SENTRY_DSN, c.env.SENTRY_RELAY_ALLOWED_DSNS]);
+  if (!upstream) throw refuse(STATUS.forbidden, "DSN not allowed");
+  return { upstream, eventId: (header as { event_id?: unknown }).event_id };
+}
+
+async function checkRateLimit(c: AppContext, ip: string) {
+  // Absent binding (a unit test's bare env): no limit rather than no relay.
+  const outcome = await c.env.RELAY_LIMITER?.limit({ key: ip });
+  if (outcome && !outcome.success) {
+    throw refuse(STATUS.tooManyRequests, "Too many reports", {
+      [RETRY_AFTER_HEADER]: String(RELAY_RETRY_AFTER_S),
+    });
+  }
+}
+
+/** Where the relay sends an envelope, from its header line; the body is left for forwarding. */
+interface ReadEnvelope {
+  upstream: Dsn;
+  eventId: unknown;
+  body: ReadableStream<Uint8Array>;
+  gzip: boolean;
+  counter: ReturnType<typeof countedBody>;
+}
+
+async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Promise<ReadEnvelope> {
+  const counter = countedBody(body, MAX_ENVELOPE_BYTES);
+  const gzip = /^\s*gzip\s*$/i.test(c.req.header("Content-Encoding") ?? "");
+  // One branch is read as far as the header line; the other goes upstream untouched.
+  const [forHeader, forUpstream] = counter.stream.tee();
+  // The cast: the DOM lib and workers types disagree on DecompressionStream's chunk type.
+  const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
+  try {
+    const target = await envelopeTarget(c, gzip ? forHeader.pipeThrough(gunzip) : forHeader);
+    return { ...target, body: forUpstream, gzip, counter };
+  } catch (error) {
+    forUpstream.cancel().catch(() => {});
+    throw error;
+  }
+}
+
+async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undefined, declared: number) {
+  const headers = new Headers({
+    "Content-Type": c.req.header("Content-Type") ?? "application/x-sentry-envelope",
+  });
+  if (envelope.gzip) headers.set("Content-Encoding", "gzip");
+  if (ip) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
+  const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
+  const { counter } = envelope;
+  try {
+    return await fetch(envelopeUrl(envelope.upstream), {
+      method: "POST",
+      headers,
+      // A declared length goes upstream too (not chunked); a body that differs from it fails.
+      body: declared >= 0 ? envelope.body.pipeThrough(new FixedLengthStream(declared)) : envelope.body,
+      redirect: "manual",
+      // Without the overflow signal a body that errors midway would end as if complete.
+      signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),
+    });
+  } catch (error) {
+    if (error instanceof TooLargeError || counter.count() > MAX_ENVELOPE_BYTES) {
+      throw refuse(STATUS.payloadTooLarge, "Envelope too large");
+    }
+    if (error instanceof DOMException && error.name === "TimeoutError") {
+      throw refuse(STATUS.gatewayTimeout, "Sentry did not answer in time");
+    }
+    throw refuse(STATUS.badGateway, "Sentry is unreachable");
+  } finally {
+    const log = c.get("log");
+    log.fields = { ...log.fields, bytes: counter.count() };
+  }
+}
+
+export async function relayResponse(c: AppContext): Promise<Response> {
+  // Without a DSN the route does not exist, whatever the method.
+  if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
+  if (c.req.method !== "POST") throw refuse(STATUS.methodNotAllowed, "Method Not Allowed", { Allow: "POST" });
+  const ip = c.req.header("CF-Connecting-IP");
+  await checkRateLimit(c, ip ?? "unknown");
+  const declared = Number(c.req.header("Content-Length") ?? NaN);
+  // Refused before reading: the unread body is dropped with the response.
+  if (declared > MAX_ENVELOPE_BYTES) throw refuse(STATUS.payloadTooLarge, "Envelope too large");
+  if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");
+
+  const envelope = await readEnvelope(c, c.req.raw.body);
+  const log = c.get("log");
+  log.fields = { project: envelope.upstream.project, event_id: envelope.eventId ?? null };
+  const upstream = await forward(c, envelope, ip, declared);
+  log.fields.upstream_status = upstream.status;
+  // A redirect is not followed, and not handed to the browser (which would follow it).
+  if (upstream.status >= 300 && upstream.status < 400) {
+    await upstream.body?.cancel();
+    throw refuse(STATUS.badGateway, "Sentry answered with a redirect");
+  }
+  const answer: Record<string, string> = {};
+  for (const name of ["Content-Type", RETRY_AFTER_HEADER, SENTRY_RATE_LIMITS_HEADER]) {
+    const value = upstream.headers.get(name);
+    if (value !== null) answer[name] = value;
+  }
+  return new Response(upstream.body, { status: upstream.status, headers: answer });
+}

@@ -1,0 +1,54 @@
+// Server-side error reporting: the one module that knows about the Sentry SDK (toucan-js).
+// To move to @sentry/cloudflare, replace the body of createSentryReporter: the ReportError
+// hook it returns is all the app sees (toucan-js is archived upstream; this keeps it swappable).
+import { Toucan } from "toucan-js";
+import { parseDsn } from "./sentry-dsn";
+import type { ReportError } from "./context";
+import type { ErrorReport } from "./capture";
+
+export interface SentryReporterOptions {
+  /** Replaces fetch for sending events (tests). */
+  fetcher?: typeof fetch;
+  /** Longest wait for an event to be sent; the response never waits (it runs in waitUntil). */
+  flushTimeoutMs?: number;
+}
+
+/** Request headers worth seeing on an event; cookies and authorization never leave the worker. */
+const SENT_HEADERS = [
+  "user-agent",
+  "referer",
+  "accept",
+  "accept-language",
+  "cf-ray",
+  "x-page-data",
+  "x-action",
+];
+
+/** One Toucan (client and scope) per request, shared by every error the request captures. */
+const clients = new WeakMap<Request, Toucan>();
+
+export function createSentryReporter({
+  fetcher,
+  flushTimeoutMs = 5_000,
+}: SentryReporterOptions = {}): ReportError {
+  return async function reportToSentry({ error, digest, route, ray, request, env, release }: ErrorReport) {
+    if (!parseDsn(env.SENTRY_DSN)) return; // no DSN: nothing is sent (the log line still is)
+    let sentry = clients.get(request);
+    if (!sentry) {
+      sentry = new Toucan({
+        dsn: env.SENTRY_DSN,
+        release,
+        request,
+        requestDataOptions: { allowedHeaders: SENT_HEADERS, allowedCookies: false, allowedIps: false },
+        transportOptions: fetcher ? { fetcher } : undefined,
+      });
+      clients.set(request, sentry);
+    }
+    sentry.captureException(error, { captureContext: { tags: { digest, route: route ?? "(none)", ray } } });
+    // The app's capture() already holds this promise in ctx.waitUntil: no response waits on it.
+    await sentry.getClient()?.flush(flushTimeoutMs);
+  };
+}
+
+/** The default reportError hook. */
+export const reportToSentry: ReportError = createSentryReporter();

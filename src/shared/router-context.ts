@@ -1,0 +1,31 @@
+// The browser's router as components see it. Null during server rendering: links and
+// forms then behave as plain HTML, which is also what they do before hydration.
+import { createContext, useContext } from "react";
+import type { ActionSuccess, FieldErrors, PageData } from "./protocol";
+
+/** What posting a form with JavaScript came to (client/form-submit.ts classifies the answer). */
+export type SubmitOutcome =
+  | { kind: "success"; answer: ActionSuccess }
+  | { kind: "redirect"; location: string }
+  | { kind: "invalid"; fieldErrors: FieldErrors }
+  /** The page is from another build, or lost its action: load it afresh. */
+  | { kind: "reload" }
+  | { kind: "failed"; message: string; digest?: string };
+
+export interface ClientRouter {
+  /** Client-side navigation to a same-origin URL (falls back to a full page load on failure). */
+  navigate(href: string, options?: { replace?: boolean }): Promise<void>;
+  /**
+   * Shows a page the client already has the data for (an action's `page`), at `url`
+   * (default: the current URL), without another request.
+   */
+  showPage(page: PageData, options?: { url?: string; replace?: boolean }): Promise<void>;
+  /** Posts `form` to its action URL as the action `actionName`, with fetch. */
+  submit(form: HTMLFormElement, actionName: string): Promise<SubmitOutcome>;
+}
+
+export const RouterContext = createContext<ClientRouter | null>(null);
+
+export function useRouter(): ClientRouter | null {
+  return useContext(RouterContext);
+}

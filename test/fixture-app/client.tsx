@@ -1,0 +1,6 @@
+// The test app's browser entry: the same client runtime, handed the test app.
+import "../../src/app/styles.css";
+import { fixtureApp } from "./app";
+import { hydrate } from "../../client/hydrate";
+
+await hydrate(fixtureApp);

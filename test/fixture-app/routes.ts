@@ -1,0 +1,15 @@
+// The test app's route table: pages that exist only for tests (two pages sharing a title, a page
+// reflecting its input), beside a few of the product's own pages, on the same runtime.
+import { page } from "../../src/shared/route-module";
+
+// prettier-ignore
+export const routes = [
+  page("/", () => import("./pages/home")),
+  page("/twins", () => import("./pages/twins")),
+  page("/twins/one", () => import("./pages/twins-one")),
+  page("/twins/two", () => import("./pages/twins-two")),
+  page("/echo", () => import("./pages/echo")),
+  page("/slow", () => import("../../src/app/pages/slow")),
+  page("/errors", () => import("../../src/app/pages/errors")),
+  page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
+];

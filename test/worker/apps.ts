@@ -1,0 +1,36 @@
+// The apps the worker tests run: the product as src/worker.ts builds it, and the tests' own app
+// (test/fixture-app: its own routes on the same runtime), each with its own client manifest.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { createApp, type AppDeps } from "../../src/server/create-app";
+import type { ClientManifest } from "../../src/server/manifest";
+import { app as product } from "../../src/app";
+import productManifest from "../../dist/manifest.json";
+import fixtureManifest from "../../dist/fixture/manifest.json";
+import { fixtureApp } from "../fixture-app/app";
+
+type Hooks = Pick<AppDeps, "reportError" | "log">;
+
+export const manifest: ClientManifest = productManifest;
+export const fixtureClientManifest: ClientManifest = fixtureManifest;
+
+/** The product, with the given reporting hook and log writer. */
+export function productApp(hooks: Hooks) {
+  return createApp({ ...product, manifest, ...hooks });
+}
+
+/** The tests' own app (twins, echo, ...), with the given hooks (default: report nothing). */
+export function testApp(hooks: Hooks = { reportError: () => {} }) {
+  return createApp({ ...fixtureApp, manifest: fixtureClientManifest, ...hooks });
+}
+
+const fixture = testApp();
+
+/** Calls the tests' app through workerd with a path or a full URL, as html.ts's request() calls the product. */
+export async function fixtureRequest(pathOrUrl: string, init?: RequestInit): Promise<Response> {
+  const url = pathOrUrl.startsWith("http") ? pathOrUrl : `http://localhost${pathOrUrl}`;
+  const ctx = createExecutionContext();
+  const response = await fixture.fetch(new Request(url, init), env, ctx);
+  void waitOnExecutionContext(ctx);
+  return response;
+}
