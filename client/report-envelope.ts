@@ -104,18 +104,37 @@ export function backoffSeconds(response: Response): number {
   return seconds;
 }
 
+/**
+ * A browser refuses a keepalive request (a network error) once the bodies of the keepalive
+ * requests in flight pass 64 KiB (the Fetch standard, HTTP-network-or-cache fetch). Sentry's
+ * fetch transport (@sentry/browser transports/fetch.ts) asks for keepalive only while they stay
+ * within 60 000 bytes and fewer than 15 requests; so does this, counting bytes, not characters.
+ */
+export const KEEPALIVE_BUDGET_BYTES = 60_000;
+export const KEEPALIVE_MAX_REQUESTS = 15;
+let pendingBytes = 0;
+let pendingRequests = 0;
+
 export async function sendEvent(
   config: ReporterConfig,
   error: unknown,
   mechanism: string,
   release?: string,
 ): Promise<number> {
-  const response = await fetch(config.tunnel, {
-    method: "POST",
-    // text/plain keeps it a simple request; keepalive lets it outlive an unloading page.
-    headers: { "Content-Type": "text/plain;charset=UTF-8" },
-    body: writeEnvelope(config.dsn, error, mechanism, release),
-    keepalive: true,
-  });
-  return backoffSeconds(response);
+  const body = new TextEncoder().encode(writeEnvelope(config.dsn, error, mechanism, release));
+  pendingBytes += body.length;
+  pendingRequests++;
+  try {
+    const response = await fetch(config.tunnel, {
+      method: "POST",
+      // text/plain keeps it a simple request; keepalive lets it outlive an unloading page.
+      headers: { "Content-Type": "text/plain;charset=UTF-8" },
+      body,
+      keepalive: pendingBytes <= KEEPALIVE_BUDGET_BYTES && pendingRequests < KEEPALIVE_MAX_REQUESTS,
+    });
+    return backoffSeconds(response);
+  } finally {
+    pendingBytes -= body.length;
+    pendingRequests--;
+  }
 }
