@@ -1,11 +1,31 @@
 // The browser's reporter proper, loaded on demand by client/reporter.ts: dedupes and caps
-// reports, writes each as a Sentry envelope (type, message, stack frames), posts it to the
-// relay, and backs off when told to (429, X-Sentry-Rate-Limits).
+// reports, writes each as a Sentry envelope (type, message, stack frames) cut to size as
+// Sentry's SDK cuts it, posts it to the relay, and backs off when told to (429, X-Sentry-Rate-Limits).
 import { PAGE_DATA_SCRIPT_ID, STATUS, type PageData, type ReporterConfig } from "../src/shared/protocol";
 import { RETRY_AFTER_HEADER, SENTRY_RATE_LIMITS_HEADER } from "../src/shared/sentry-headers";
 
 /** At most this many reports per page view. */
 export const MAX_REPORTS = 10;
+
+/**
+ * The longest string value sent (message, type, URL, digest). Sentry's SDK cuts values at its
+ * `maxValueLength` option (@sentry/core utils/prepareEvent.ts, applyClientOptions); since 10.23
+ * it has no default (it was 250) and Relay cuts instead, keeping 8192 characters of an
+ * exception's value (relay-event-schema protocol/exception.rs): cutting there loses nothing
+ * Sentry would show, and bounds what a 200 KB message costs to send.
+ */
+export const MAX_VALUE_LENGTH = 8192;
+/** Frames kept, the innermost (@sentry/core utils/stacktrace.ts, STACKTRACE_FRAME_LIMIT). */
+export const MAX_FRAMES = 50;
+/**
+ * Stack lines are cut to this before parsing, as @sentry/core's createStackParser does: the frame
+ * patterns backtrack, so a long crafted line would cost time quadratic in its length.
+ */
+const MAX_LINE_LENGTH = 1024;
+
+/** @sentry/core's truncate() (utils/string.ts): the first `max` characters, then "...". */
+const truncate = (value: string, max = MAX_VALUE_LENGTH) =>
+  value.length <= max ? value : `${value.slice(0, max)}...`;
 
 const page = JSON.parse(document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "{}") as PageData;
 const seen = new Set<unknown>();
@@ -41,7 +61,9 @@ const GECKO_FRAME = /^(.*?)@(.+?):(\d+):(\d+)$/;
 /** Stack frames in Sentry's order: the outermost call first, the throwing frame last. */
 export function parseStack(stack: string | undefined): Frame[] {
   const frames: Frame[] = [];
-  for (const line of (stack ?? "").split("\n")) {
+  for (const whole of (stack ?? "").split("\n")) {
+    if (frames.length >= MAX_FRAMES) break;
+    const line = whole.slice(0, MAX_LINE_LENGTH);
     const match = V8_FRAME.exec(line) ?? GECKO_FRAME.exec(line);
     if (!match) continue;
     const [, fn, filename = "", lineno, colno] = match;
@@ -60,8 +82,8 @@ function exceptionOf(error: unknown, mechanism: string) {
   const isError = error instanceof Error;
   const frames = isError ? parseStack(error.stack) : [];
   return {
-    type: isError ? error.name : "Error",
-    value: isError ? error.message : String(error),
+    type: truncate(isError ? error.name : "Error"),
+    value: truncate(isError ? error.message : String(error)),
     ...(frames.length > 0 ? { stacktrace: { frames } } : {}),
     mechanism: { type: mechanism, handled: mechanism === "react" },
   };
@@ -79,9 +101,9 @@ export function writeEnvelope(dsn: string, error: unknown, mechanism: string, re
     level: "error",
     release,
     sdk,
-    request: { url: location.href, headers: { "User-Agent": navigator.userAgent } },
+    request: { url: truncate(location.href), headers: { "User-Agent": navigator.userAgent } },
     exception: { values: [exceptionOf(error, mechanism)] },
-    ...(typeof digest === "string" ? { tags: { digest } } : {}),
+    ...(typeof digest === "string" ? { tags: { digest: truncate(digest) } } : {}),
   });
   const header = JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString(), dsn, sdk });
   const length = new TextEncoder().encode(event).length;

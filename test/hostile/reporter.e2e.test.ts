@@ -41,6 +41,15 @@ async function arrivedException(timeout = 10_000) {
 const frameLine = (fn: string, line: number) => `    at ${fn} (http://127.0.0.1/assets/app.js:${line}:7)`;
 
 describe("browser reporter and big errors", () => {
+  it("sends an error with a 200 KB message, its message cut to 8192 characters and '...'", async () => {
+    const { page, context } = await openErrorsPage();
+    const message = "m".repeat(200_000);
+    await throwInPage(page, message);
+    const exception = await arrivedException();
+    expect(exception.value).toBe(`${"m".repeat(8192)}...`);
+    await context.close();
+  });
+
   it("sends a report over the 64 KiB keepalive budget (without keepalive)", async () => {
     const { page, context } = await openErrorsPage();
     // Nothing here is cut (8000 characters, 45 frames), yet it is ~70 KB: 3 bytes a "€", 1 KB a frame.
@@ -63,6 +72,34 @@ describe("browser reporter and big errors", () => {
     await expect.poll(async () => (await ingestEnvelopes()).length, { timeout: 10_000 }).toBe(2);
     const values = (await ingestEnvelopes()).map((envelope) => eventOf(envelope)!.exception.values[0].value);
     expect(values.sort()).toEqual(["first of two", "second of two"]);
+    await context.close();
+  });
+
+  it("sends a stack of 200 frames as its 50 innermost, the throwing frame last", async () => {
+    const { page, context } = await openErrorsPage();
+    const frames = Array.from({ length: 200 }, (_, i) => frameLine(`depth${i}`, i + 1));
+    await throwInPage(page, "deep", ["Error: deep", ...frames].join("\n"));
+    const sent = (await arrivedException()).stacktrace.frames as { function: string }[];
+    expect(sent.map((frame) => frame.function)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `depth${49 - i}`),
+    );
+    await context.close();
+  });
+
+  it("reads a 300 KB stack line made to make frame parsing backtrack without stalling", async () => {
+    const { page, context } = await openErrorsPage();
+    // Each " (" restarts the frame pattern's scan of the rest of the line: quadratic, unless cut.
+    const hostile = `    at ${"a (".repeat(100_000)}`;
+    await throwInPage(
+      page,
+      "hostile stack",
+      ["Error: hostile stack", hostile, frameLine("real", 3)].join("\n"),
+    );
+    const exception = await arrivedException(5_000);
+    expect(exception.value).toBe("hostile stack");
+    expect(exception.stacktrace.frames.map((frame: { function: string }) => frame.function)).toEqual([
+      "real",
+    ]);
     await context.close();
   });
 });
