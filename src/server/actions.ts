@@ -16,6 +16,7 @@ import {
   isInvalid,
   isRedirect,
   redirect,
+  redirectLocation,
   type Action,
   type Fields,
   type Redirect,
@@ -78,7 +79,7 @@ export async function actionResponse(c: AppContext): Promise<Response> {
   const { action, params } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
 
   const outcome = await run(c, action, url, params, fields);
-  if (isRedirect(outcome)) return redirected(c, outcome, script);
+  if (isRedirect(outcome)) return redirected(c, url, outcome, script);
   if (isInvalid(outcome)) {
     const failure: ActionFailure = {
       ok: false,
@@ -93,10 +94,11 @@ export async function actionResponse(c: AppContext): Promise<Response> {
   return revalidated(c, url, outcome ?? null);
 }
 
-function redirected(c: AppContext, to: Redirect, script: boolean): Response {
-  if (!script) return redirectResponse(to.location, STATUS.seeOther);
+function redirected(c: AppContext, url: URL, to: Redirect, script: boolean): Response {
+  const location = redirectLocation(to, url);
+  if (!script) return redirectResponse(location, STATUS.seeOther);
   return jsonResponse(
-    { ok: true, redirect: to.location } satisfies ActionRedirect,
+    { ok: true, redirect: location } satisfies ActionRedirect,
     STATUS.ok,
     answerHeaders("action"),
   );
@@ -120,7 +122,7 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
     c.get("capture")(error);
     loaded = redirect(url.pathname + url.search);
   }
-  if (isRedirect(loaded)) return redirected(c, loaded, true);
+  if (isRedirect(loaded)) return redirected(c, url, loaded, true);
   const data = await settleDeferred(c, loaded.page.data);
   const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data } };
   return jsonResponse(body, STATUS.ok, answerHeaders("action"));
@@ -129,7 +131,7 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
 /** Plain-form validation failure: the page again, 422, with the errors and what was typed. */
 async function rerender(c: AppContext, url: URL, failure: ActionFailure): Promise<Response> {
   const loaded = await loadPage(c, url, () => pageRequest(c, url));
-  if (isRedirect(loaded)) return redirectResponse(loaded.location, STATUS.seeOther);
+  if (isRedirect(loaded)) return redirected(c, url, loaded, false);
   return renderDocument(c, {
     module: loaded.module,
     page: { ...loaded.page, status: STATUS.unprocessable, actionData: failure },

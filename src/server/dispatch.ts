@@ -2,7 +2,7 @@
 // whatever the handler throws is answered in that kind's format (errors.ts).
 import type { Handler } from "hono";
 import { PAGE_DATA_HEADER, STATUS } from "../shared/protocol";
-import { isRedirect } from "../shared/route-module";
+import { isRedirect, redirectLocation } from "../shared/route-module";
 import type { AppContext, AppEnv, ErrorFormat, RequestKind } from "./context";
 import { errorResponse, HttpError } from "./errors";
 import { loadPage } from "./load-page";
@@ -44,7 +44,7 @@ function errorFormatOf(kind: RequestKind, request: Request): ErrorFormat {
 async function documentResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
   const loaded = await loadPage(c, url, c.req.raw);
-  if (isRedirect(loaded)) return redirectResponse(loaded.location, STATUS.seeOther);
+  if (isRedirect(loaded)) return redirectResponse(redirectLocation(loaded, url), STATUS.seeOther);
   return renderDocument(c, loaded);
 }
 

@@ -1,6 +1,6 @@
 // Page-data answers: the page's own URL with X-Page-Data, answered with the JSON the client renders from.
 import { BUILD_HEADER, PAGE_DATA_PARAM, STATUS, type RedirectPayload } from "../shared/protocol";
-import { isRedirect } from "../shared/route-module";
+import { isRedirect, redirectLocation } from "../shared/route-module";
 import type { AppContext } from "./context";
 import { loadPage } from "./load-page";
 import { settleDeferred } from "./deferred";
@@ -32,11 +32,8 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
   const loaded = await loadPage(c, url, request);
   if (isRedirect(loaded)) {
-    return jsonResponse(
-      { redirect: loaded.location } satisfies RedirectPayload,
-      STATUS.ok,
-      answerHeaders("data"),
-    );
+    const redirect = redirectLocation(loaded, url);
+    return jsonResponse({ redirect } satisfies RedirectPayload, STATUS.ok, answerHeaders("data"));
   }
   const { page, module } = loaded;
   const data = await settleDeferred(c, page.data);

@@ -4,6 +4,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { createApp, type AppDeps } from "../../src/server/create-app";
 import type { ClientManifest } from "../../src/server/manifest";
+import type { RouteTable } from "../../src/shared/route-module";
 import { app as product } from "../../src/app";
 import productManifest from "../../dist/manifest.json";
 import fixtureManifest from "../../dist/fixture/manifest.json";
@@ -17,6 +18,11 @@ export const fixtureClientManifest: ClientManifest = fixtureManifest;
 /** The product, with the given reporting hook and log writer. */
 export function productApp(hooks: Hooks) {
   return createApp({ ...product, manifest, ...hooks });
+}
+
+/** An app of a test's own: its routes, with the product's layout and client manifest. */
+export function appWith(routes: RouteTable, hooks: Hooks) {
+  return createApp({ ...product, routes, manifest, ...hooks });
 }
 
 /** The tests' own app (twins, echo, ...), with the given hooks (default: report nothing). */
