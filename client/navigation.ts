@@ -1,6 +1,6 @@
 // Document-level listeners, so pages keep using plain <a>: same-origin link clicks navigate
 // client-side, intent (hover, focus, touch) prefetches, and Back/Forward re-render.
-import type { Router } from "./router";
+import { isOwn, type Router } from "./router";
 import { initScroll } from "./scroll";
 
 /** The same-origin page a link leads to, or null when the browser should handle it. */
@@ -15,7 +15,7 @@ export function linkTarget(target: EventTarget | null): URL | null {
     return null;
   }
   const url = new URL(link.href);
-  if (url.origin !== location.origin) return null;
+  if (!isOwn(url)) return null;
   // A hash-only link scrolls within the page, as the browser does it.
   if (url.hash && url.pathname === location.pathname && url.search === location.search) return null;
   return url;

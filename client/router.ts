@@ -34,6 +34,9 @@ export const ERROR_TITLE = "Error";
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
+/** A page of this origin over http(s): not another site, nor a javascript:, data: or blob: URL. */
+export const isOwn = (url: URL) => url.href.startsWith(location.origin + "/");
+
 export function createRouter(routes: RouteTable, build: string, deps: RouterDeps): Router {
   let controller: AbortController | undefined;
   let shown = new URL(location.href);
@@ -46,6 +49,11 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
 
   async function go(href: string, mode: Mode, given?: PageData): Promise<void> {
     const url = new URL(href, location.href);
+    if (!isOwn(url)) {
+      // Another site loads in full, as a link to it would; anything but http(s) is never navigated to.
+      if (!/^https?:$/.test(url.protocol)) throw new TypeError(`Not navigating to a ${url.protocol} URL`);
+      return location.assign(url);
+    }
     // Following a link to the address on screen replaces the entry, as browsers do.
     if (mode === "push" && url.href === location.href) mode = "replace";
     controller?.abort();
@@ -68,9 +76,13 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
       if (current.signal.aborted) return;
       if (answer === null) return fullLoad(url, mode);
       if ("redirect" in answer) {
-        const to = new URL(answer.redirect, url);
-        if (to.origin !== location.origin) return location.assign(to);
-        return go(to.href, mode === "push" ? "push" : "replace");
+        // The server redirects within its origin only: anything else is not followed, and the
+        // requested URL's document (whose own redirect the browser follows, or not) decides.
+        let to: URL | undefined;
+        try {
+          to = new URL(answer.redirect, url);
+        } catch {}
+        return to && isOwn(to) ? go(to.href, mode === "push" ? "push" : "replace") : fullLoad(url, mode);
       }
       const page: PageData =
         "page" in answer
