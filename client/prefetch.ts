@@ -20,6 +20,9 @@ export async function requestPage(url: URL, build: string, signal?: AbortSignal)
     headers: { [PAGE_DATA_HEADER]: "1", [BUILD_HEADER]: build },
     signal,
   });
+  // Followed HTTP redirects (a proxy, a login wall): this is another address's answer, and
+  // showing it under the requested one would lie; the document load lets the browser follow.
+  if (response.redirected) return null;
   type Body = Partial<PageData & RedirectPayload> | null;
   const body = (await response.json().catch(() => null)) as Body;
   if (!body) return null;

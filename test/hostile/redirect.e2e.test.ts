@@ -1,10 +1,11 @@
 // Redirects the client router is handed that it must not follow: page-data and action answers
-// naming another site or a javascript:/data: URL (as a tampered or forged answer would). The
-// browser never navigates to a non-http(s) URL.
+// naming another site or a javascript:/data: URL (as a tampered or forged answer would), and a
+// page-data request the network answered with an HTTP redirect. The browser never navigates to
+// a non-http(s) URL, and never shows one page's data under another page's address.
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { openPage, useBrowser } from "../e2e/support";
-import { heading, marker, openHome } from "../e2e/navigation-helpers";
+import { openPage, TEST_APP, useBrowser } from "../e2e/support";
+import { addLink, heading, location, marker, openHome } from "../e2e/navigation-helpers";
 
 const browser = useBrowser();
 
@@ -82,6 +83,26 @@ describe("an action answer redirecting elsewhere", () => {
     expect(page.url()).toMatch(/\/guestbook$/);
     expect(await marker(page)).toBe("first");
     expect(logged).not.toContain("pwned");
+    await context.close();
+  });
+});
+
+describe("a page-data request answered by an HTTP redirect", () => {
+  it("does not show the other address's page under the requested one", async () => {
+    const { page, context } = await openPage(browser(), TEST_APP);
+    await openHome(page);
+    // The network (a proxy, a login wall) sends /echo?text=asked to another page's data.
+    await page.route(
+      (url) =>
+        url.pathname === "/echo" && url.searchParams.has("_data") && url.searchParams.get("text") === "asked",
+      (route) => route.fulfill({ status: 302, headers: { Location: "/echo?text=redirected&_data=1" } }),
+      { times: 1 },
+    );
+    await addLink(page, "/echo?text=asked", "Echo asked");
+    await page.getByRole("link", { name: "Echo asked" }).click();
+    await page.waitForURL((url) => url.pathname === "/echo", { timeout: 10_000 });
+    await expect.poll(() => page.getByTestId("echo-output").textContent()).toBe("asked");
+    expect(location(page)).toBe("/echo?text=asked");
     await context.close();
   });
 });
