@@ -42,19 +42,31 @@ export async function listEntries(db: D1Database, page: number): Promise<EntryPa
 }
 
 /**
- * Adds an entry unless one with the same idempotency key exists. The check and the insert
+ * The stored key: the form's key with a digest of the (already trimmed) content. The same form
+ * sent twice with the same content finds its row; the same form brought back (Back, edit, send)
+ * with other content is another entry, never a silent no-op.
+ */
+async function storedKey(formKey: string, name: string, message: string): Promise<string> {
+  const content = new TextEncoder().encode(JSON.stringify([name, message]));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", content));
+  return `${formKey}:${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * Adds an entry unless the same form already stored the same content. The check and the insert
  * are one statement, so two concurrent submissions of the same form cannot both insert.
- * Returns the new id, or null when the key was already used.
+ * Returns the new id, or null when that form and content were already stored.
  */
 export async function addEntry(
   db: D1Database,
-  entry: { name: string; message: string; idempotencyKey: string },
+  entry: { name: string; message: string; formKey: string },
 ): Promise<number | null> {
+  const key = await storedKey(entry.formKey, entry.name, entry.message);
   const row = await db
     .prepare(
       "INSERT INTO guestbook (name, message, idempotency_key) VALUES (?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
     )
-    .bind(entry.name, entry.message, entry.idempotencyKey)
+    .bind(entry.name, entry.message, key)
     .first<{ id: number }>();
   return row?.id ?? null;
 }

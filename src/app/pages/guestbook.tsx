@@ -47,7 +47,7 @@ export const actions = {
     if (!checked.ok) return invalid(checked.fieldErrors);
     const id = await addEntry(env.DB, {
       ...checked.values,
-      idempotencyKey: keyOf(fields[IDEMPOTENCY_FIELD]),
+      formKey: keyOf(fields[IDEMPOTENCY_FIELD]),
     });
     return { created: id !== null };
   },
