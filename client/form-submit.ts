@@ -41,14 +41,17 @@ export async function submitForm(
       message: "The server could not be reached. Check your connection and try again.",
     };
   }
-  if (response.status === STATUS.notFound || response.status === STATUS.conflict) return { kind: "reload" };
   const answer = (await response.json().catch(() => null)) as ActionResponse | null;
+  // An action's own refusal, whatever its 4xx (a 409 conflict too): the form shows it.
+  if (answer?.ok === false && "fieldErrors" in answer) {
+    return { kind: "invalid", fieldErrors: answer.fieldErrors, message: answer.message };
+  }
+  if (response.status === STATUS.notFound || response.status === STATUS.conflict) return { kind: "reload" };
   if (answer?.ok === true) {
     return "redirect" in answer
       ? { kind: "redirect", location: answer.redirect }
       : { kind: "success", answer };
   }
-  if (answer && "fieldErrors" in answer) return { kind: "invalid", fieldErrors: answer.fieldErrors };
   const error = answer && "error" in answer ? (answer.error as { digest?: string; message?: string }) : null;
   if (error?.digest) {
     return { kind: "failed", message: "Something went wrong, and nothing was saved.", digest: error.digest };

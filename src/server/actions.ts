@@ -81,14 +81,15 @@ export async function actionResponse(c: AppContext): Promise<Response> {
   const outcome = await run(c, action, url, params, fields);
   if (isRedirect(outcome)) return redirected(c, url, outcome, script);
   if (isInvalid(outcome)) {
+    const { fieldErrors, message, status, headers } = outcome;
     const failure: ActionFailure = {
       ok: false,
-      fieldErrors: outcome.fieldErrors,
+      fieldErrors,
+      ...(message === undefined ? {} : { message }),
       values: typedValues(fields),
     };
-    return script
-      ? jsonResponse(failure, STATUS.unprocessable, answerHeaders("action"))
-      : rerender(c, url, failure);
+    if (script) return jsonResponse(failure, status, { ...answerHeaders("action"), ...headers });
+    return rerender(c, url, failure, status, headers);
   }
   if (!script) return redirectResponse(url.pathname + url.search, STATUS.seeOther);
   return revalidated(c, url, outcome ?? null);
@@ -128,12 +129,19 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
   return jsonResponse(body, STATUS.ok, answerHeaders("action"));
 }
 
-/** Plain-form validation failure: the page again, 422, with the errors and what was typed. */
-async function rerender(c: AppContext, url: URL, failure: ActionFailure): Promise<Response> {
+/** Plain-form refusal: the page again, with the action's status, the errors and what was typed. */
+async function rerender(
+  c: AppContext,
+  url: URL,
+  failure: ActionFailure,
+  status: number,
+  headers: Record<string, string>,
+): Promise<Response> {
   const loaded = await loadPage(c, url, () => pageRequest(c, url));
   if (isRedirect(loaded)) return redirected(c, url, loaded, false);
-  return renderDocument(c, {
-    module: loaded.module,
-    page: { ...loaded.page, status: STATUS.unprocessable, actionData: failure },
-  });
+  return renderDocument(
+    c,
+    { module: loaded.module, page: { ...loaded.page, status, actionData: failure } },
+    headers,
+  );
 }

@@ -55,7 +55,12 @@ function renderDeadline(
   };
 }
 
-export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise<Response> {
+export async function renderDocument(
+  c: AppContext,
+  loaded: LoadedPage,
+  /** Added to the HTML headers: a refused action's own (Retry-After). */
+  headers?: Readonly<Record<string, string>>,
+): Promise<Response> {
   const nonce = requestNonce(c);
   const app = c.get("app");
   const capture = c.get("capture");
@@ -90,5 +95,5 @@ export async function renderDocument(c: AppContext, loaded: LoadedPage): Promise
   }
   stream.allReady.then(deadline.done, deadline.done);
   logWhenSettled(c.get("log"), stream.allReady);
-  return htmlResponse(stream, page.status, answerHeaders("html", module));
+  return htmlResponse(stream, page.status, { ...answerHeaders("html", module), ...headers });
 }

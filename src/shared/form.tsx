@@ -17,7 +17,7 @@ export interface FormState {
   fieldErrors: FieldErrors;
   /** Typed values to show again (after a plain-form 422 re-render). */
   values: Record<string, string>;
-  /** Set after a failure that is not about one field. */
+  /** Set after a failure that is not about one field (a refusal's message, an error). */
   failure: { message: string; digest?: string } | null;
   /** Set after a success with JavaScript, for the live region. */
   done: boolean;
@@ -60,7 +60,7 @@ export function Form(props: FormProps) {
     pending: false,
     fieldErrors: actionData?.fieldErrors ?? {},
     values: actionData?.values ?? {},
-    failure: null,
+    failure: actionData?.message ? { message: actionData.message } : null,
     done: false,
     autoFocus: actionData ? (Object.keys(actionData.fieldErrors)[0] ?? null) : null,
     id: `form-${actionName}`,
@@ -90,7 +90,8 @@ export function Form(props: FormProps) {
         if (idempotencyKey === undefined) form.reset();
         setState((s) => ({ ...s, pending: false, fieldErrors: {}, values: {}, done: true }));
       } else if (outcome.kind === "invalid") {
-        setState((s) => ({ ...s, pending: false, fieldErrors: outcome.fieldErrors }));
+        const failure = outcome.message ? { message: outcome.message } : null;
+        setState((s) => ({ ...s, pending: false, fieldErrors: outcome.fieldErrors, failure }));
         setAttempt((n) => n + 1);
       } else {
         // Keep what was typed: the inputs are untouched, only the message changes.

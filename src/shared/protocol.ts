@@ -114,6 +114,8 @@ export interface ActionSuccess {
 export interface ActionFailure {
   ok: false;
   fieldErrors: FieldErrors;
+  /** A refusal of the whole submission (e.g. too many in a short while), for the form's alert. */
+  message?: string;
   /** The submitted values, so a re-rendered form keeps what was typed. */
   values?: Record<string, string>;
 }

@@ -1,7 +1,7 @@
 // What a product hands the runtime (its routes, layout and not-found page), what a page file
 // exports, and the helpers page authors use.
 import type { ComponentType, ReactNode } from "react";
-import type { ActionFailure, FieldErrors, Params } from "./protocol";
+import { STATUS, type ActionFailure, type FieldErrors, type Params } from "./protocol";
 import { route, type RouteDefinition } from "./routing";
 
 export interface LoaderArgs {
@@ -30,7 +30,7 @@ export interface ActionArgs extends LoaderArgs {
 
 /**
  * A mutation: receives the parsed fields and returns a result (JSON values, sent to
- * JavaScript callers), `invalid(fieldErrors)`, or `redirect(location)`.
+ * JavaScript callers), `invalid(fieldErrors, options?)`, or `redirect(location)`.
  */
 export type Action<R = unknown> = (
   args: ActionArgs,
@@ -125,14 +125,35 @@ export function isRedirect(value: unknown): value is Redirect {
 
 const INVALID = Symbol.for("verge.invalid");
 
+export interface InvalidOptions {
+  /** A 4xx other than 422: 429 for a visitor over a rate limit, 409 for a conflict. */
+  status?: number;
+  /** Headers of the answer, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+  /** About the whole submission rather than one field: shown with the form, in its alert. */
+  message?: string;
+}
+
 export interface Invalid {
   [INVALID]: true;
   fieldErrors: FieldErrors;
+  status: number;
+  headers: Record<string, string>;
+  message?: string;
 }
 
-/** Return from an action when the input is wrong: 422, errors shown next to their fields. */
-export function invalid(fieldErrors: FieldErrors): Invalid {
-  return { [INVALID]: true, fieldErrors };
+/**
+ * Return from an action when the submission is refused: 422 (or `options.status`), errors shown
+ * next to their fields and `options.message` with the form; the typed values are kept, with
+ * JavaScript and without.
+ */
+export function invalid(fieldErrors: FieldErrors, options: InvalidOptions = {}): Invalid {
+  const { status = STATUS.unprocessable, headers = {}, message } = options;
+  // Anything else would tell the browser the submission was fine, or blame the server.
+  if (!Number.isInteger(status) || status < 400 || status > 499) {
+    throw new RangeError(`invalid() takes a 4xx status, not ${status}`);
+  }
+  return { [INVALID]: true, fieldErrors, status, headers, ...(message === undefined ? {} : { message }) };
 }
 
 export function isInvalid(value: unknown): value is Invalid {

@@ -7,7 +7,7 @@ import type { ActionSuccess, FieldErrors, PageData } from "./protocol";
 export type SubmitOutcome =
   | { kind: "success"; answer: ActionSuccess }
   | { kind: "redirect"; location: string }
-  | { kind: "invalid"; fieldErrors: FieldErrors }
+  | { kind: "invalid"; fieldErrors: FieldErrors; message?: string }
   /** The page is from another build, or lost its action: load it afresh. */
   | { kind: "reload" }
   | { kind: "failed"; message: string; digest?: string };
