@@ -10,22 +10,31 @@ export function uniqueName(prefix = "t"): string {
   return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
+/** A visitor's address of its own, so one test's signatures never count against another's limit. */
+export const visitorIp = () => `fd00::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`;
+
+/** A POST from a visitor of its own (a fresh CF-Connecting-IP) unless `headers` names one. */
 export function post(path: string, init: { headers?: Record<string, string>; body?: BodyInit | null } = {}) {
   return exports.default.fetch(`${ORIGIN}${path}`, {
     method: "POST",
     redirect: "manual",
-    headers: init.headers,
+    headers: { "CF-Connecting-IP": visitorIp(), ...init.headers },
     body: init.body,
   });
 }
 
 /** A plain HTML form post (no JavaScript): urlencoded, same-origin, action in `_action`. */
-export function postForm(fields: Record<string, string>, path = "/guestbook") {
+export function postForm(
+  fields: Record<string, string>,
+  path = "/guestbook",
+  headers: Record<string, string> = {},
+) {
   return post(path, {
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
       Origin: ORIGIN,
       "Sec-Fetch-Site": "same-origin",
+      ...headers,
     },
     body: new URLSearchParams(fields).toString(),
   });

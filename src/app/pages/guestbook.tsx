@@ -3,12 +3,14 @@ import { addEntry, listEntries, PAGE_SIZE, type GuestbookEntry } from "../db/gue
 import { Form, newIdempotencyKey } from "../../shared/form";
 import { Field, SubmitButton } from "../../shared/form-fields";
 import { validate } from "../../shared/validate";
-import { IDEMPOTENCY_FIELD } from "../../shared/protocol";
+import { IDEMPOTENCY_FIELD, STATUS } from "../../shared/protocol";
 import { invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "../../shared/route-module";
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;
 const MESSAGE_MAX = 500;
+/** The SIGN_LIMITER's period (wrangler.toml): how long a visitor over the limit waits. */
+const SIGN_PERIOD_S = 60;
 
 interface GuestbookData {
   entries: GuestbookEntry[];
@@ -38,13 +40,29 @@ function keyOf(raw: string | undefined): string {
   return raw !== undefined && /^[\w-]{1,100}$/.test(raw) ? raw : newIdempotencyKey();
 }
 
+/** Whether this visitor (by IP, as the relay counts) may sign again now; only writes are counted. */
+async function withinLimit(env: Env, request: Request): Promise<boolean> {
+  const outcome = await env.SIGN_LIMITER.limit({ key: request.headers.get("CF-Connecting-IP") ?? "unknown" });
+  return outcome.success;
+}
+
 export const actions = {
-  async sign({ fields, env }) {
+  async sign({ fields, env, request }) {
     const checked = validate(fields, {
       name: { label: "Name", max: NAME_MAX },
       message: { label: "Message", max: MESSAGE_MAX, multiline: true },
     });
     if (!checked.ok) return invalid(checked.fieldErrors);
+    if (!(await withinLimit(env, request))) {
+      return invalid(
+        {},
+        {
+          status: STATUS.tooManyRequests,
+          headers: { "Retry-After": String(SIGN_PERIOD_S) },
+          message: "You have signed several times in a short while: wait a minute, then send it again.",
+        },
+      );
+    }
     const id = await addEntry(env.DB, {
       ...checked.values,
       formKey: keyOf(fields[IDEMPOTENCY_FIELD]),
