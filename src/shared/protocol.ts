@@ -14,6 +14,13 @@ export const DATA_HEADERS: Readonly<Record<string, string>> = {
 };
 /** The client's build id, sent with every page-data and action request. */
 export const BUILD_HEADER = "X-Build";
+/**
+ * D1 read replication (the Sessions API): after a write, the session's bookmark travels back in
+ * this header (page data, JavaScript actions; the client sends it back on its next requests)...
+ */
+export const D1_BOOKMARK_HEADER = "X-D1-Bookmark";
+/** ...and in this cookie for documents and plain form posts (HttpOnly: only the server reads it). */
+export const D1_BOOKMARK_COOKIE = "d1-bookmark";
 /** Action name for requests made by JavaScript. */
 export const ACTION_HEADER = "X-Action";
 /** Action name for plain HTML forms. */
