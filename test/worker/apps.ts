@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { createApp, type AppDeps } from "../../src/server/create-app";
 import type { ClientManifest } from "../../src/server/manifest";
 import type { RouteTable } from "../../src/shared/route-module";
+import type { ErrorReport } from "../../src/server/capture";
 import { app as product } from "../../src/app";
 import productManifest from "../../dist/manifest.json";
 import fixtureManifest from "../../dist/fixture/manifest.json";
@@ -39,4 +40,26 @@ export async function fixtureRequest(pathOrUrl: string, init?: RequestInit): Pro
   const response = await fixture.fetch(new Request(url, init), env, ctx);
   void waitOnExecutionContext(ctx);
   return response;
+}
+
+/**
+ * An app of a test's own routes that records what it would send out, and a way to call it:
+ * the answer, its whole body, the log lines and the error reports, after waitUntil work is done.
+ */
+export function recordedApp(routes: RouteTable) {
+  const reports: ErrorReport[] = [];
+  const written: string[] = [];
+  const app = appWith(routes, {
+    reportError: (report) => void reports.push(report),
+    log: (line) => written.push(line),
+  });
+  async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request(`http://localhost${path}`, init), { ...env, ...vars }, ctx);
+    const body = await response.text();
+    await waitOnExecutionContext(ctx);
+    const lines = written.splice(0).map((line) => JSON.parse(line) as Record<string, any>);
+    return { response, body, lines, reports: reports.splice(0) };
+  }
+  return { app, send };
 }
