@@ -81,8 +81,11 @@ export function lineFilter({ digest, ray, status, kind, path }) {
       : path.endsWith("*")
         ? (p) => String(p).startsWith(path.slice(0, -1))
         : (p) => p === path;
+  // A request that captured several errors lists the later ones under `errors`.
+  const hasDigest = (line) =>
+    line.digest === digest || (Array.isArray(line.errors) && line.errors.some((e) => e?.digest === digest));
   return (line) =>
-    (digest === undefined || line.digest === digest) &&
+    (digest === undefined || hasDigest(line)) &&
     (ray === undefined || line.ray === ray) &&
     (kind === undefined || line.kind === kind) &&
     statusTest(Number(line.status)) &&
