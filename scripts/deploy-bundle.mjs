@@ -1,11 +1,11 @@
 // The worker as `npm run deploy` would upload it, built by the wrangler command of
-// `npm run check:deploy` (same flags as deploy: minified, production React): what the
-// benchmark runs (start-direct.mjs) and what it weighs (sizes.mjs) come from one command.
+// `npm run check:deploy` (same flags as deploy: minified, production React): the bundle-size
+// test (test/node/worker-bundle.test.ts) and the benchmark (bench/) weigh and run one command's output.
 import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "..");
 
 /**
  * Bundles the Worker of `config` (default: wrangler.toml) into `outdir`; returns its .js files.
