@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { ENV, root } from "./server.mjs";
-import { buildDeployBundle } from "../deploy-bundle.mjs";
+import { buildDeployBundle } from "../../scripts/deploy-bundle.mjs";
 
 export function sizes(bytes) {
   return {

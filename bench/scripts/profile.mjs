@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { applyMigrations, root, startServer } from "./server.mjs";
-import { freePort } from "../local-server.mjs";
+import { freePort } from "../../scripts/local-server.mjs";
 import { measure } from "./load.mjs";
 import { connectInspector } from "./inspector.mjs";
 import { parseOptions } from "./cli.mjs";
@@ -27,7 +27,7 @@ if (!process.env.BENCH_STATE) applyMigrations(state);
 const inspectorPort = await freePort();
 const server = await startServer({
   name: floor ? "floor" : "app",
-  config: path.join(root, floor ? "test/bench/wrangler.toml" : "wrangler.toml"),
+  config: path.join(root, floor ? "bench/workers/wrangler.toml" : "wrangler.toml"),
   state,
   logFile: path.join(tmp, "wrangler.log"),
   runner: "inspector",

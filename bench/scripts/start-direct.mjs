@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { buildDeployBundle } from "../deploy-bundle.mjs";
+import { buildDeployBundle } from "../../scripts/deploy-bundle.mjs";
 import { useQuietWorkerd } from "./quiet-workerd.mjs";
 
 const [config, persist, port, mode] = process.argv.slice(2);

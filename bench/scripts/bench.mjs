@@ -16,8 +16,8 @@ import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ENV, applyMigrations, root, startServer } from "./bench/server.mjs";
-import { measure, measureEach } from "./bench/load.mjs";
+import { ENV, applyMigrations, root, startServer } from "./server.mjs";
+import { measure, measureEach } from "./load.mjs";
 import {
   WORKLOADS,
   DATA_PAIRS,
@@ -25,12 +25,12 @@ import {
   seedGuestbook,
   slowTimings,
   GUESTBOOK_ENTRIES,
-} from "./bench/workloads.mjs";
-import { bodyBytes, javascriptPerPage, workerBundle } from "./bench/sizes.mjs";
-import { measureTraps } from "./bench/traps.mjs";
-import { machine, record } from "./bench/results.mjs";
-import { summary } from "./bench/summary.mjs";
-import { parseOptions } from "./bench/cli.mjs";
+} from "./workloads.mjs";
+import { bodyBytes, javascriptPerPage, workerBundle } from "./sizes.mjs";
+import { measureTraps } from "./traps.mjs";
+import { machine, record } from "./results.mjs";
+import { summary } from "./summary.mjs";
+import { parseOptions } from "./cli.mjs";
 
 const argv = process.argv.slice(2);
 const options = parseOptions(import.meta.url, {
@@ -76,7 +76,7 @@ const log = (line) => console.log(`[bench] ${line}`);
 const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
 
 const appConfig = path.join(root, "wrangler.toml");
-const floorConfig = path.join(root, "test/bench/wrangler.toml");
+const floorConfig = path.join(root, "bench/workers/wrangler.toml");
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
 const servers = [];
 const start = async (options) => {

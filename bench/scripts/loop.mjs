@@ -1,4 +1,4 @@
-// `npm run bench:loop`: the handler's own cost, without HTTP. Runs test/bench/loop-worker.tsx (the
+// `npm run bench:loop`: the handler's own cost, without HTTP. Runs bench/workers/loop-worker.tsx (the
 // app and the floor, bundled with the app's wrangler.toml as deployed) on workerd through
 // Miniflare; each request there calls one target's fetch `--n` times on one page. CPU per call is
 // the runtime process's CPU from /proc over that request, in `--rounds` alternating rounds (the
@@ -15,13 +15,13 @@ import os from "node:os";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { buildDeployBundle } from "../deploy-bundle.mjs";
+import { buildDeployBundle } from "../../scripts/deploy-bundle.mjs";
 import { useQuietWorkerd } from "./quiet-workerd.mjs";
 import { cpuMs, wranglerProcesses } from "./proc.mjs";
 import { connectInspector } from "./inspector.mjs";
 import { parseOptions } from "./cli.mjs";
 import { applyMigrations, root } from "./server.mjs";
-import { freePort } from "../local-server.mjs";
+import { freePort } from "../../scripts/local-server.mjs";
 
 const options = parseOptions(import.meta.url, {
   path: { type: "string", default: "/" },
@@ -44,9 +44,9 @@ const config = path.join(root, "wrangler.toml");
 const profiling = options.profile || options.heap;
 // Profiles need names: then the bundle is not minified (which hardly changes what it costs).
 log(
-  `bundling test/bench/loop-worker.tsx with wrangler.toml as npm run check:deploy does${profiling ? ", not minified" : ""}`,
+  `bundling bench/workers/loop-worker.tsx with wrangler.toml as npm run check:deploy does${profiling ? ", not minified" : ""}`,
 );
-const script = path.join(root, "test/bench/loop-worker.tsx");
+const script = path.join(root, "bench/workers/loop-worker.tsx");
 const [bundle] = buildDeployBundle(tmp, { config, script, minify: !profiling });
 useQuietWorkerd(tmp);
 const inspectorPort = profiling ? await freePort() : undefined;

@@ -1,4 +1,4 @@
-// The in-isolate loop of `npm run bench:loop` (scripts/bench/loop.mjs): one request runs the app's
+// The in-isolate loop of `npm run bench:loop` (bench/scripts/loop.mjs): one request runs the app's
 // or the floor's fetch `n` times on the same page and reads every body, so the runtime's process
 // CPU over it is the handler's own cost, with no HTTP, entry Worker or asset router around it.
 // Bundled with the app's wrangler.toml (its bindings, flags and bundler settings).

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { wranglerProcesses } from "./proc.mjs";
-import { freePort, wranglerDevArgs } from "../local-server.mjs";
+import { freePort, wranglerDevArgs } from "../../scripts/local-server.mjs";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 const wrangler = path.join(root, "node_modules/.bin/wrangler");
