@@ -1,23 +1,20 @@
-// `npm run bench`: builds, runs the app and the floor worker on workerd (directly, through
-// Miniflare, by default), drives each workload from this process with autocannon, and records
-// the figures in BENCHMARKS.md.
-//   npm run bench                 default run (a few minutes), recorded
-//   npm run bench -- --quick      short smoke run, printed only (add --record to keep it)
-//   npm run bench -- --traps      also measures the known traps (development React, default logs)
-//   npm run bench -- --rate=150   a fixed request rate for both servers (CPU at equal load), printed only
-//   npm run bench -- --only=html-home,data-home   only these workloads, printed only (--record keeps it)
-//   npm run bench -- --runner=routed     workerd directly, behind Miniflare's entry Worker and the
-//                                 local asset router (how passes 3 to 5 measured), printed only
-//   npm run bench -- --runner=wrangler   through wrangler's dev server (proxy Worker, wrangler reading
-//                                 every log line) instead of workerd directly, printed only
-//   npm run bench -- --inspector  through `wrangler dev` (DevTools inspector attached), printed only
-//   npm run bench -- --title="…"  the run's name in BENCHMARKS.md; --help prints this
+// `npm run bench`: builds the client, runs the app and the floor worker each on its own socket of
+// workerd (through Miniflare), drives each workload with autocannon in alternating windows, prints
+// the figures, and records a full run in bench/history.json and BENCHMARKS.md's figures.
+//   npm run bench                  every workload, about 6 minutes; recorded
+//   npm run bench -- --quick       a short smoke run (about 2 minutes), printed only
+//   npm run bench -- --only=html-home,data-home   only these workloads, printed only
+//   npm run bench -- --rate=150    a fixed request rate for both (CPU at equal load), printed only
+//   npm run bench -- --traps       also the traps: the app under the ways a benchmark might run it
+//   npm run bench -- --record      record a run that is printed only otherwise
+//   npm run bench -- --note="…"    a note kept with the run (what changed, the machine's load)
+//   npm run bench -- --report      rewrite BENCHMARKS.md's figures from bench/history.json, no run
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ENV, applyMigrations, root, startServer } from "./server.mjs";
-import { measure, measureEach } from "./load.mjs";
+import { ENV, RUNNERS, applyMigrations, root, startServer } from "./server.mjs";
+import { CONNECTIONS, measure, measureEach } from "./load.mjs";
 import {
   WORKLOADS,
   DATA_PAIRS,
@@ -28,22 +25,25 @@ import {
 } from "./workloads.mjs";
 import { bodyBytes, javascriptPerPage, workerBundle } from "./sizes.mjs";
 import { measureTraps } from "./traps.mjs";
-import { machine, record } from "./results.mjs";
-import { summary } from "./summary.mjs";
+import { machine, record, summary, writeBenchmarks } from "./report.mjs";
 import { parseOptions } from "./cli.mjs";
 
 const argv = process.argv.slice(2);
 const options = parseOptions(import.meta.url, {
   quick: { type: "boolean", default: false },
-  record: { type: "boolean", default: false },
-  traps: { type: "boolean", default: false },
-  inspector: { type: "boolean", default: false },
-  rate: { type: "string" },
   only: { type: "string" },
-  runner: { type: "string", default: "direct" },
-  /** A name for the run in BENCHMARKS.md, e.g. --title="after the performance pass". */
-  title: { type: "string" },
+  rate: { type: "string" },
+  traps: { type: "boolean", default: false },
+  record: { type: "boolean", default: false },
+  note: { type: "string" },
+  report: { type: "boolean", default: false },
 });
+const log = (line) => console.log(`[bench] ${line}`);
+if (options.report) {
+  await writeBenchmarks();
+  log("BENCHMARKS.md's figures rewritten from bench/history.json");
+  process.exit(0);
+}
 const quick = options.quick;
 const rate = Number(options.rate ?? 0);
 const timing = {
@@ -51,28 +51,16 @@ const timing = {
     ? { durationS: 3, warmupS: 1, rounds: 3, slowSamples: 2 }
     : { durationS: 10, warmupS: 3, rounds: 5, slowSamples: 5 }),
   rate,
+  connections: CONNECTIONS,
 };
 const only = options.only?.split(",");
-const title = options.title;
-/** How the workers run (scripts/bench/server.mjs): "direct" (workerd through Miniflare), "routed", "wrangler", "inspector". */
-const runner = options.inspector ? "inspector" : options.runner;
-const RUNTIMES = {
-  direct:
-    "workerd directly (Miniflare), the deploy bundle, the Worker on its own socket, no proxy or inspector",
-  routed:
-    "workerd directly (Miniflare), the deploy bundle, behind Miniflare's entry Worker and asset router, no proxy or inspector",
-  wrangler: "wrangler startWorker (proxy Worker in front), no inspector",
-  inspector: "wrangler dev (DevTools inspector attached)",
-};
-if (!Object.hasOwn(RUNTIMES, runner)) {
-  console.error(
-    `[bench] unknown --runner=${runner}: use direct (the default), routed, wrangler or --inspector`,
-  );
+const unknown = only?.filter((id) => !WORKLOADS.some((w) => w.id === id));
+if (unknown?.length) {
+  console.error(`[bench] unknown workload ${unknown.join(", ")}: ${WORKLOADS.map((w) => w.id).join(", ")}`);
   process.exit(2);
 }
 const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
-const log = (line) => console.log(`[bench] ${line}`);
-/** A dot per round, so a long run shows it is alive. */
+/** A dot per window, so a long run shows it is alive. */
 const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
 
 const appConfig = path.join(root, "wrangler.toml");
@@ -80,7 +68,7 @@ const floorConfig = path.join(root, "bench/workers/wrangler.toml");
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
 const servers = [];
 const start = async (options) => {
-  const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), runner, ...options });
+  const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), ...options });
   servers.push(server);
   log(`${server.name}: first 200 after ${Math.round(server.startupMs)} ms on ${server.url}`);
   return server;
@@ -104,7 +92,7 @@ try {
   const pages = await availablePages(app.url, ["/", "/guestbook", "/slow"]);
   if (!pages.has("/guestbook")) {
     log("/guestbook answers 404 (the example page is gone): its workloads are unavailable");
-  } else if (selected.some((w) => w.needs === "/guestbook")) {
+  } else if (options.traps || selected.some((w) => w.needs === "/guestbook")) {
     log(`seeding ${GUESTBOOK_ENTRIES} guestbook entries through the sign action`);
     await seedGuestbook(app.url);
   }
@@ -116,13 +104,15 @@ try {
 
   const run = {
     ...machine(argv),
-    title,
+    note: options.note,
     quick,
     timing,
     startupMs: { app: app.startupMs, floor: floor.startupMs },
-    runtime: RUNTIMES[runner],
+    runtime: RUNNERS.direct,
+    bytes: {},
+    workloads: {},
+    dataPairs: {},
   };
-  run.bytes = {};
   for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
     run.bytes[page] = {
       html: await bodyBytes(app.url + page),
@@ -131,43 +121,33 @@ try {
     };
   }
 
-  run.workloads = {};
   for (const workload of selected) {
     if (workload.needs && !pages.has(workload.needs)) {
       run.workloads[workload.id] = { label: workload.label, unavailable: true };
       log(`${workload.label}: unavailable`);
       continue;
     }
-    const entry = { label: workload.label };
-    const servers = workload.floor ? [app, floor] : [app];
     log(
-      `${workload.label}: ${timing.warmupS} s warm-up, then ${timing.durationS} s on ${servers.map((s) => s.name).join(" and ")} in ${timing.rounds} alternating windows`,
+      `${workload.label}: ${timing.warmupS} s warm-up, then ${timing.durationS} s each on app and floor in ${timing.rounds} alternating windows`,
     );
-    const results = await measure(servers, workload, { ...timing, progress });
-    servers.forEach((server, i) => {
-      const result = (entry[server.name] = results[i]);
+    const [a, f] = await measure([app, floor], workload, { ...timing, progress });
+    for (const [name, r] of [
+      ["app", a],
+      ["floor", f],
+    ])
       log(
-        `  ${server.name}: ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
-          `worker CPU ${result.cpuMs.worker.toFixed(2)} ms/req (` +
-          // The direct runners have no proxy process.
-          (Number.isFinite(result.cpuMs.proxy) ? `proxy ${result.cpuMs.proxy.toFixed(2)}, ` : "") +
-          `Node ${result.cpuMs.node.toFixed(2)})` +
-          (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ""),
+        `  ${name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, worker CPU ${r.cpuMs.worker.toFixed(2)} ms/req` +
+          (r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ""),
       );
-    });
-    run.workloads[workload.id] = entry;
+    run.workloads[workload.id] = { label: workload.label, app: a, floor: f };
   }
 
-  // Page data against the HTML of the same page (a target): measured above minutes apart, so
-  // measured again on the app alone in alternating windows, as the app is against the floor.
-  run.dataPairs = {};
+  // Page data against the HTML of the same page: measured above minutes apart, when the machine's
+  // load may differ, so measured again on the app alone in alternating windows.
   for (const pair of DATA_PAIRS) {
-    // Only pairs whose two workloads were measured above (selected, and their page present).
     if (!run.workloads[pair.html]?.app || !run.workloads[pair.data]?.app) continue;
     const [html, data] = [pair.html, pair.data].map((id) => WORKLOADS.find((w) => w.id === id));
-    log(
-      `${pair.page}: HTML against page data on the app, ${timing.warmupS} s warm-up, then ${timing.durationS} s each in ${timing.rounds} alternating windows`,
-    );
+    log(`${pair.page}: HTML against page data on the app, in ${timing.rounds} alternating windows`);
     const [h, d] = await measureEach(
       [
         { server: app, workload: html },
@@ -190,14 +170,14 @@ try {
   if (options.traps)
     run.traps = await measureTraps({ config: appConfig, appState, timing, start, stopAll, log, pages });
 
-  log("measuring JavaScript per page and the worker bundle (as npm run check:deploy builds it)");
+  log("weighing the JavaScript per page and the worker bundle (as npm run check:deploy builds it)");
   run.javascript = await javascriptPerPage(["/", "/guestbook"]);
   run.workerBundle = await workerBundle();
 
   console.log("\n" + summary(run));
-  if ((!quick && !only && !rate && runner === "direct") || options.record) {
+  if ((!quick && !only && !rate) || options.record) {
     await record(run);
-    log("recorded in BENCHMARKS.md, bench/history.json and bench/ratios.svg");
+    log("recorded in bench/history.json; BENCHMARKS.md shows the latest full run");
   }
 } finally {
   await stopAll();

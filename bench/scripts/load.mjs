@@ -2,7 +2,7 @@
 import autocannon from "autocannon";
 import { sampleCpu } from "./proc.mjs";
 
-/** Concurrent connections: enough to keep two cores busy through the proxy, few enough to queue little. */
+/** Concurrent connections: enough to keep two cores busy, few enough to queue little. */
 export const CONNECTIONS = 8;
 
 function run(options) {

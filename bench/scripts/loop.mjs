@@ -1,24 +1,19 @@
-// `npm run bench:loop`: the handler's own cost, without HTTP. Runs bench/workers/loop-worker.tsx (the
-// app and the floor, bundled with the app's wrangler.toml as deployed) on workerd through
+// `npm run bench:loop`: the handler's own cost, without HTTP. Runs bench/workers/loop-worker.tsx
+// (the app and the floor, bundled with the app's wrangler.toml as deployed) on workerd through
 // Miniflare; each request there calls one target's fetch `--n` times on one page. CPU per call is
 // the runtime process's CPU from /proc over that request, in `--rounds` alternating rounds (the
 // median is printed). Steadier than the HTTP figures, so it can attribute differences of 0.01 ms.
 //   npm run bench:loop -- [--path=/] [--n=4000] [--rounds=10] [--targets=app,app-quiet,floor]
 //   npm run bench:loop -- --data      the page's data (X-Page-Data: 1, ?_data=1) instead of its HTML
 //   npm run bench:loop -- --profile   also a V8 CPU profile of each target: functions by self time
-//   npm run bench:loop -- --heap      also a sampling heap profile: bytes allocated per call, by function
-// With a profiler attached, each console.log is also sent to it: the log line costs several
+// With the profiler attached, each console.log is also sent to it: the log line costs several
 // times more than in the timed rounds; the app-quiet target shows the rest without it.
 // Pages that read D1 see an empty, migrated database (BENCH_STATE=<dir> uses another state dir).
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Miniflare } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { buildDeployBundle } from "../../scripts/deploy-bundle.mjs";
-import { useQuietWorkerd } from "./quiet-workerd.mjs";
-import { cpuMs, wranglerProcesses } from "./proc.mjs";
-import { connectInspector } from "./inspector.mjs";
+import { startMiniflare } from "./miniflare.mjs";
+import { cpuMs, workerProcesses } from "./proc.mjs";
 import { parseOptions } from "./cli.mjs";
 import { applyMigrations, root } from "./server.mjs";
 import { freePort } from "../../scripts/local-server.mjs";
@@ -29,7 +24,6 @@ const options = parseOptions(import.meta.url, {
   rounds: { type: "string", default: "10" },
   targets: { type: "string", default: "app,app-quiet,floor" },
   profile: { type: "boolean", default: false },
-  heap: { type: "boolean", default: false },
   data: { type: "boolean", default: false },
 });
 const n = Number(options.n);
@@ -40,41 +34,26 @@ const log = (line) => console.log(`[loop] ${line}`);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "verge-loop-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
 if (!process.env.BENCH_STATE) applyMigrations(state);
-const config = path.join(root, "wrangler.toml");
-const profiling = options.profile || options.heap;
-// Profiles need names: then the bundle is not minified (which hardly changes what it costs).
+// A profile needs names: then the bundle is not minified (which hardly changes what it costs).
 log(
-  `bundling bench/workers/loop-worker.tsx with wrangler.toml as npm run check:deploy does${profiling ? ", not minified" : ""}`,
+  `bundling bench/workers/loop-worker.tsx as npm run check:deploy does${options.profile ? ", not minified" : ""}`,
 );
-const script = path.join(root, "bench/workers/loop-worker.tsx");
-const [bundle] = buildDeployBundle(tmp, { config, script, minify: !profiling });
-useQuietWorkerd(tmp);
-const inspectorPort = profiling ? await freePort() : undefined;
-const mf = new Miniflare({
-  host: "127.0.0.1",
-  port: 0,
+const inspectorPort = options.profile ? await freePort() : undefined;
+const worker = await startMiniflare({
+  config: path.join(root, "wrangler.toml"),
+  script: path.join(root, "bench/workers/loop-worker.tsx"),
+  persist: state,
+  minify: !options.profile,
   inspectorPort,
-  defaultPersistRoot: path.join(state, "v3"),
-  handleRuntimeStdio: (stdout, stderr) => (stdout.resume(), stderr.pipe(process.stderr)),
-  workers: [
-    {
-      ...unstable_getMiniflareWorkerOptions(config).workerOptions,
-      name: "loop",
-      modules: true,
-      modulesRoot: tmp,
-      scriptPath: bundle,
-    },
-  ],
 });
 
 try {
-  const url = await mf.ready;
   // Miniflare runs in this process: its one workerd child runs the loop Worker.
-  const { worker: workerd } = wranglerProcesses(process.pid, url.port);
+  const { worker: workerd } = workerProcesses(process.pid, worker.url.port);
   const run = async (target, count) => {
-    const response = await fetch(
-      `${url}?target=${target}&n=${count}&path=${encodeURIComponent(options.path)}${options.data ? "&data=1" : ""}`,
-    );
+    const query = new URLSearchParams({ target, n: String(count), path: options.path });
+    if (options.data) query.set("data", "1");
+    const response = await fetch(`${worker.url}?${query}`);
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();
   };
@@ -102,65 +81,59 @@ try {
   }
   if (inspectorPort) await profiles(inspectorPort, run);
 } finally {
-  await mf.dispose();
+  await worker.dispose();
   rmSync(tmp, { recursive: true, force: true });
 }
 
-/** Self time (or allocated bytes) per function and call, for each target, biggest differences first. */
+/** A DevTools protocol session with the Worker's isolate (Node 20 needs --experimental-websocket). */
+async function connectInspector(port) {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+  // The inspector proxy refuses sockets without an Origin (undici takes headers as a second argument).
+  const socket = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
+  await new Promise((resolve, reject) => Object.assign(socket, { onopen: resolve, onerror: reject }));
+  let id = 0;
+  const pending = new Map();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    pending.get(message.id)?.(message.result);
+  };
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      pending.set(++id, resolve);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  return { send, close: () => socket.close() };
+}
+
+/** CPU self time per function and call for each target, the functions that differ most first. */
 async function profiles(port, run) {
   const { send, close } = await connectInspector(port);
   const nameOf = ({ functionName, url, lineNumber }) =>
     `${functionName || "(anonymous)"} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ""}`.trim();
-  const tables = {};
-  if (options.profile) {
-    await send("Profiler.enable");
-    await send("Profiler.setSamplingInterval", { interval: 50 });
-    tables["CPU self time, µs per call"] = {};
-    for (const t of targets) {
-      await send("Profiler.start");
-      await run(t, n);
-      const { profile } = await send("Profiler.stop");
-      const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-      const self = new Map();
-      profile.samples.forEach((sample, i) => {
-        const key = nameOf(nodes.get(sample).callFrame);
-        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / n);
-      });
-      tables["CPU self time, µs per call"][t] = self;
-    }
-  }
-  if (options.heap) {
-    await send("HeapProfiler.enable");
-    tables["bytes allocated per call"] = {};
-    for (const t of targets) {
-      await send("HeapProfiler.startSampling", {
-        samplingInterval: 128,
-        includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
-      });
-      await run(t, n);
-      const { profile } = await send("HeapProfiler.stopSampling");
-      const self = new Map();
-      const walk = (node) => {
-        const key = nameOf(node.callFrame);
-        self.set(key, (self.get(key) ?? 0) + node.selfSize / n);
-        node.children.forEach(walk);
-      };
-      walk(profile.head);
-      tables["bytes allocated per call"][t] = self;
-    }
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 50 });
+  const byTarget = {};
+  for (const t of targets) {
+    await send("Profiler.start");
+    await run(t, n);
+    const { profile } = await send("Profiler.stop");
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    const self = (byTarget[t] = new Map());
+    profile.samples.forEach((sample, i) => {
+      const key = nameOf(nodes.get(sample).callFrame);
+      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / n);
+    });
   }
   close();
-  for (const [title, byTarget] of Object.entries(tables)) {
-    const total = (t) => [...byTarget[t].values()].reduce((a, b) => a + b, 0);
-    log(`${title}: ${targets.map((t) => `${t} ${total(t).toFixed(1)}`).join(", ")}; largest differences:`);
-    const keys = new Set(targets.flatMap((t) => [...byTarget[t].keys()]));
-    const rows = [...keys].map((key) => ({ key, values: targets.map((t) => byTarget[t].get(key) ?? 0) }));
-    const spread = ({ values }) => Math.max(...values) - Math.min(...values);
-    rows.sort((a, b) => spread(b) - spread(a));
-    log(`  ${targets.map((t) => t.padStart(10)).join(" ")}  function`);
-    for (const { key, values } of rows.slice(0, 25)) {
-      log(`  ${values.map((v) => v.toFixed(1).padStart(10)).join(" ")}  ${key.slice(0, 100)}`);
-    }
-  }
+  const total = (t) => [...byTarget[t].values()].reduce((a, b) => a + b, 0);
+  log(
+    `CPU self time, µs per call: ${targets.map((t) => `${t} ${total(t).toFixed(1)}`).join(", ")}; largest differences:`,
+  );
+  const keys = new Set(targets.flatMap((t) => [...byTarget[t].keys()]));
+  const rows = [...keys].map((key) => ({ key, values: targets.map((t) => byTarget[t].get(key) ?? 0) }));
+  const spread = ({ values }) => Math.max(...values) - Math.min(...values);
+  rows.sort((a, b) => spread(b) - spread(a));
+  log(`  ${targets.map((t) => t.padStart(10)).join(" ")}  function`);
+  for (const { key, values } of rows.slice(0, 25))
+    log(`  ${values.map((v) => v.toFixed(1).padStart(10)).join(" ")}  ${key.slice(0, 100)}`);
 }

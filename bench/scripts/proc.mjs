@@ -1,4 +1,4 @@
-// Reads CPU time from /proc: the workerd processes under one `wrangler dev`, told apart by role.
+// Reads CPU time from /proc: the processes that run one Worker, told apart by role.
 import { readFileSync, readdirSync } from "node:fs";
 
 /** Clock ticks per second for /proc/<pid>/stat times (USER_HZ: 100 on every Linux we run on). */
@@ -38,12 +38,12 @@ function children() {
 }
 
 /**
- * The processes of one runner started as `rootPid` (`wrangler dev`, start-worker.mjs or
- * start-direct.mjs): `node` (wrangler's or Miniflare's Node), `proxy` (wrangler's workerd that
- * listens on the public port and forwards to the worker; none with start-direct.mjs) and
- * `worker` (the workerd that runs the Worker: the only one the edge has too).
+ * The processes of one runner started as `rootPid` (start-direct.mjs or `wrangler dev`): `node`
+ * (Miniflare's or wrangler's Node), `proxy` (wrangler's workerd that listens on the public port
+ * and forwards to the Worker; none with start-direct.mjs) and `worker` (the workerd that runs the
+ * Worker: the only one the edge has too).
  */
-export function wranglerProcesses(rootPid, port) {
+export function workerProcesses(rootPid, port) {
   const tree = children();
   const found = { node: null, proxy: null, worker: null };
   const visit = (pid) => {
@@ -59,7 +59,7 @@ export function wranglerProcesses(rootPid, port) {
     }
   };
   visit(rootPid);
-  // start-worker.mjs and start-direct.mjs run wrangler or Miniflare in the spawned Node itself.
+  // start-direct.mjs runs Miniflare in the spawned Node itself.
   found.node ??= rootPid;
   // start-direct.mjs: one workerd, no proxy: the Worker's process listens on the public port.
   if (found.worker === null) [found.worker, found.proxy] = [found.proxy, null];

@@ -1,81 +1,47 @@
-// The known traps, measured: what a benchmark through `wrangler dev` reports if it forgets them.
+// The traps, measured (`--traps`): what the same HTML costs when a benchmark runs the Worker the
+// easy ways, against the Worker on its own socket as the benchmark measures it.
 import { cp } from "node:fs/promises";
 import { ENV } from "./server.mjs";
 import { measure } from "./load.mjs";
 import { WORKLOADS } from "./workloads.mjs";
 
+const { NODE_ENV: _, ...withoutNodeEnv } = ENV;
+
+/** Each way to run the app, first the one the benchmark measures (the ratios are to it). */
+const VARIANTS = [
+  { name: "the Worker on its own socket (how the benchmark measures)", runner: "direct" },
+  { name: "behind Miniflare's entry Worker and asset router", runner: "routed" },
+  { name: "`wrangler dev`, NODE_ENV=production, --log-level warn", runner: "wrangler-dev" },
+  {
+    name: "`wrangler dev` as `npm run dev` runs it: development React, a line per request",
+    runner: "wrangler-dev",
+    env: withoutNodeEnv,
+    logLevel: "info",
+  },
+];
+
 /**
- * Runs one HTML workload through `wrangler dev`, correctly configured and then
- * mis-configured two ways: React's development build (NODE_ENV unset) and wrangler's default
- * log level (a line per request). Each is compared with the correctly configured one. Then the
- * trap of workerd through Miniflare: its entry Worker and the local asset router in front.
+ * Runs one HTML workload on each variant, in alternating windows as the app against the floor.
+ * Each reads its own copy of the seeded state in `appState`.
  */
 export async function measureTraps({ config, appState, timing, start, stopAll, log, pages }) {
   const id = pages.has("/guestbook") ? "html-guestbook" : "html-home";
   const workload = WORKLOADS.find((w) => w.id === id);
-  let base = null;
-  const { NODE_ENV: _, ...developmentEnv } = ENV;
-  const variants = [
-    { name: "correctly configured", options: {} },
-    { name: "NODE_ENV unset (React development build)", options: { env: developmentEnv } },
-    { name: "default log level (request logging on)", options: { logLevel: "info" } },
-  ];
-  const rows = [];
-  for (const variant of variants) {
-    log(`trap: ${variant.name}`);
-    // Both are traps of `wrangler dev`: measured through `wrangler dev` itself, as a developer meets them.
-    const server = await start({
-      name: "trap",
-      config,
-      state: appState,
-      runner: "inspector",
-      ...variant.options,
-    });
-    const [result] = await measure([server], workload, { ...timing, progress: null });
-    await stopAll();
-    base ??= result;
-    rows.push(
-      `| ${variant.name} | ${Math.round(result.rps)} (${(result.rps / base.rps).toFixed(2)}x) | ` +
-        `${result.cpuMs.worker.toFixed(2)} (${(result.cpuMs.worker / base.cpuMs.worker).toFixed(2)}x) | ` +
-        `${result.cpuMs.proxy.toFixed(2)} | ${result.cpuMs.node.toFixed(2)} |`,
-    );
+  log(`traps: ${workload.label} on ${VARIANTS.length} ways of running the app, in alternating windows`);
+  const servers = [];
+  for (const [i, variant] of VARIANTS.entries()) {
+    const state = `${appState}-trap-${i}`;
+    await cp(appState, state, { recursive: true });
+    servers.push(await start({ ...variant, name: `trap-${i}`, config, state }));
   }
-  const text = [
-    `Known traps of \`wrangler dev\`, ${workload.label}, measured through \`wrangler dev\` itself ` +
-      `(its inspector attached, as always), each against the correctly configured first row:`,
-    "",
-    "| Configuration | req/s | worker CPU ms/req | proxy CPU | wrangler CPU |",
-    "|---|---|---|---|---|",
-    ...rows,
-    "",
-    await measureRouting({ config, appState, timing, start, stopAll, log, workload }),
-  ].join("\n");
-  return { workload: id, text };
-}
-
-/**
- * The app on its own socket against the app behind Miniflare's entry Worker and the local asset
- * router, in alternating windows. The routed one reads a copy of the state, as the floor does.
- */
-async function measureRouting({ config, appState, timing, start, stopAll, log, workload }) {
-  log("trap: Miniflare's entry Worker and asset router in front");
-  const routedState = `${appState}-routed`;
-  await cp(appState, routedState, { recursive: true });
-  const own = await start({ name: "own-socket", config, state: appState, runner: "direct" });
-  const routed = await start({ name: "routed", config, state: routedState, runner: "routed" });
-  const [a, b] = await measure([own, routed], workload, { ...timing, progress: null });
+  const results = await measure(servers, workload, { ...timing, progress: null });
   await stopAll();
-  const row = (name, r) =>
-    `| ${name} | ${Math.round(r.rps)} (${(r.rps / a.rps).toFixed(2)}x) | ` +
-    `${r.cpuMs.worker.toFixed(2)} (${(r.cpuMs.worker / a.cpuMs.worker).toFixed(2)}x) |`;
-  return [
-    `On workerd through Miniflare (the default runner), ${workload.label}: the Worker on its own ` +
-      `socket, and behind the Workers Miniflare runs in front of it on its public port, in the ` +
-      `same process (its entry Worker and the local asset router), in alternating windows:`,
-    "",
-    "| In front of the Worker | req/s | worker process CPU ms/req |",
-    "|---|---|---|",
-    row("nothing (how the runs measure)", a),
-    row("Miniflare's entry Worker and asset router", b),
-  ].join("\n");
+  const rows = results.map((r, i) => ({
+    name: VARIANTS[i].name,
+    rps: r.rps,
+    workerCpuMs: r.cpuMs.worker,
+    // Wrangler's proxy workerd and Node (Miniflare's, idle here, when run directly).
+    otherCpuMs: (Number.isFinite(r.cpuMs.proxy) ? r.cpuMs.proxy : 0) + r.cpuMs.node,
+  }));
+  return { workload: workload.label, rows };
 }

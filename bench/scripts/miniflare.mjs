@@ -1,0 +1,73 @@
+// One Worker on workerd through Miniflare, as it deploys: the bundle `npm run check:deploy` builds
+// (production React, minified), the bindings of its wrangler.toml, and local D1 where `wrangler dev
+// --persist-to` keeps it. No proxy Worker, no inspector, no Node process reading its log lines.
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { buildDeployBundle } from "../../scripts/deploy-bundle.mjs";
+
+/**
+ * Points Miniflare (MINIFLARE_WORKERD_PATH) at a launcher that runs the pinned workerd with its
+ * stdout, the Worker's log lines, going to /dev/null. Through a pipe that Node drains, each line
+ * cost the Worker's process about 0.05 ms here (the write wakes the reader on the other core), a
+ * cost the edge, which collects a request's logs with its trace, does not have.
+ */
+function useQuietWorkerd(dir) {
+  const workerd = createRequire(import.meta.resolve("miniflare"))("workerd").default;
+  const launcher = path.join(dir, "workerd-quiet.sh");
+  writeFileSync(launcher, `#!/bin/sh\nexec ${JSON.stringify(workerd)} "$@" >/dev/null\n`);
+  chmodSync(launcher, 0o755);
+  process.env.MINIFLARE_WORKERD_PATH = launcher;
+}
+
+/**
+ * Starts the Worker of `config` (or `script`, bundled with that config's settings) with its state
+ * under `persist`. With a `port`, the Worker listens on 127.0.0.1:`port` itself (Miniflare's
+ * unsafeDirectSockets) and runs without [assets]: on its public port Miniflare runs its entry
+ * Worker and, with [assets], the local asset router (three more Workers, each a subrequest) before
+ * the Worker, in the Worker's own process; the edge runs neither as the Worker's CPU. No page reads
+ * the ASSETS binding, and the client's files are weighed as files (sizes.mjs). `routed` keeps
+ * them in front, on `port`: one of the traps (traps.mjs). `inspectorPort` opens DevTools (profiles).
+ */
+export async function startMiniflare({
+  config,
+  script,
+  persist,
+  port = 0,
+  routed = false,
+  minify = true,
+  inspectorPort,
+}) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "verge-bundle-"));
+  const [bundle] = buildDeployBundle(dir, { config, script, minify });
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+  const { assets: _, ...withoutAssets } = workerOptions;
+  const ownSocket = port && !routed ? [{ host: "127.0.0.1", port }] : undefined;
+  useQuietWorkerd(dir);
+  const mf = new Miniflare({
+    host: "127.0.0.1",
+    port: routed ? port : 0,
+    inspectorPort,
+    defaultPersistRoot: path.join(persist, "v3"),
+    handleRuntimeStdio: (stdout, stderr) => {
+      stdout.resume(); // empty: the launcher sent it to /dev/null
+      stderr.pipe(process.stderr); // the runtime's own errors stay visible
+    },
+    workers: [
+      {
+        ...(routed ? workerOptions : withoutAssets),
+        name: path.basename(bundle, ".js"),
+        modules: true,
+        modulesRoot: dir,
+        scriptPath: bundle,
+        unsafeDirectSockets: ownSocket,
+      },
+    ],
+  });
+  const url = await mf.ready;
+  const dispose = () => mf.dispose().finally(() => rmSync(dir, { recursive: true, force: true }));
+  return { url, dispose };
+}

@@ -1,0 +1,213 @@
+// A run as Markdown (ratios to the floor, the targets, bytes), its record in bench/history.json,
+// and the figures of BENCHMARKS.md, rewritten from that history.
+import { readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import * as prettier from "prettier";
+import { DATA_PAIRS, WORKLOADS } from "./workloads.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const historyFile = path.join(root, "bench/history.json");
+const benchmarksFile = path.join(root, "BENCHMARKS.md");
+const START = "<!-- figures: written by `npm run bench` from bench/history.json -->";
+const END = "<!-- /figures -->";
+const KB = 1024;
+
+export function machine(argv) {
+  const args = argv.filter((arg, i) => !arg.startsWith("--note") && argv[i - 1] !== "--note");
+  const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.*)$/m)?.[1] ?? "unknown";
+  return {
+    date: new Date().toISOString(),
+    machine: {
+      nproc: os.availableParallelism(),
+      cpu,
+      memoryGiB: +(os.totalmem() / 1024 ** 3).toFixed(1),
+      node: process.version,
+    },
+    // The note is kept apart (run.note), not repeated in the command.
+    command: ["npm run bench", ...(args.length ? ["--", ...args] : [])].join(" "),
+  };
+}
+
+/** Each workload's ratio to the floor: worker CPU per request, and throughput. */
+export function ratios(run) {
+  const out = {};
+  for (const [id, w] of Object.entries(run.workloads)) {
+    if (w.app && w.floor)
+      out[id] = { cpu: w.app.cpuMs.worker / w.floor.cpuMs.worker, rps: w.app.rps / w.floor.rps };
+  }
+  return out;
+}
+
+const met = (ok) => (ok ? "met" : "**not met**");
+
+function targets(run) {
+  const r = ratios(run);
+  const rows = [];
+  for (const id of ["html-home", "html-guestbook"]) {
+    const label = WORKLOADS.find((w) => w.id === id).label;
+    if (!r[id]) continue;
+    rows.push([`${label}: worker CPU ≤ 1.1x floor`, `${r[id].cpu.toFixed(2)}x`, met(r[id].cpu <= 1.1)]);
+    rows.push([`${label}: req/s ≥ 0.9x floor`, `${r[id].rps.toFixed(2)}x`, met(r[id].rps >= 0.9)]);
+  }
+  for (const { page, html, data } of DATA_PAIRS) {
+    // The pair measured in alternating windows; runs before it had only the workloads' own.
+    const h = run.dataPairs?.[page]?.html ?? run.workloads[html]?.app;
+    const d = run.dataPairs?.[page]?.data ?? run.workloads[data]?.app;
+    if (h && d)
+      rows.push([
+        `page data ${page}: req/s ≥ 2x its HTML`,
+        `${(d.rps / h.rps).toFixed(2)}x`,
+        met(d.rps >= 2 * h.rps),
+      ]);
+  }
+  const js = run.javascript["/"];
+  if (js)
+    rows.push([
+      "JavaScript for / ≤ React + 6 KB gzip",
+      `React + ${(js.rest.gzip / KB).toFixed(1)} KB`,
+      met(js.rest.gzip <= 6 * KB),
+    ]);
+  // The budget of test/node/worker-bundle.test.ts: 130,000 bytes.
+  const gz = run.workerBundle.gzip;
+  rows.push(["worker bundle < 130 kB gzip", `${(gz / 1000).toFixed(1)} kB`, met(gz < 130_000)]);
+  return rows;
+}
+
+const table = (head, rows) =>
+  [
+    `| ${head.join(" | ")} |`,
+    `|${head.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
+const ms = (n) => (Number.isFinite(n) ? n.toFixed(2) : "-");
+const kb = (n) => (n / KB).toFixed(1);
+const x = (n) => `${n.toFixed(2)}x`;
+
+/** The run as Markdown: what the console shows and what BENCHMARKS.md's figures are. */
+export function summary(run) {
+  const m = run.machine;
+  const t = run.timing;
+  const r = ratios(run);
+  const note = run.note ?? run.title;
+  const parts = [
+    `Run of ${run.date.slice(0, 16).replace("T", " ")} UTC${note ? ` (${note})` : ""}: \`${run.command}\` on ` +
+      `${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}. Load: autocannon, ` +
+      `${t.connections ?? 8} connections, ${t.durationS} s per server in ${t.rounds} alternating windows ` +
+      `after a ${t.warmupS} s warm-up${t.rate ? `, at a fixed ${t.rate} req/s` : ""}. Runtime: ${run.runtime}.`,
+    table(
+      [
+        "Workload",
+        "app req/s",
+        "floor req/s",
+        "req/s vs floor",
+        "app CPU ms/req",
+        "floor CPU",
+        "CPU vs floor",
+        "app p50 / p99 ms",
+      ],
+      Object.entries(run.workloads).map(([id, { label, app, floor }]) =>
+        app
+          ? [
+              label,
+              Math.round(app.rps),
+              floor ? Math.round(floor.rps) : "-",
+              r[id] ? x(r[id].rps) : "-",
+              ms(app.cpuMs.worker),
+              floor ? ms(floor.cpuMs.worker) : "-",
+              r[id] ? x(r[id].cpu) : "-",
+              `${app.p50} / ${app.p99}`,
+            ]
+          : [label, "unavailable", "", "", "", "", "", ""],
+      ),
+    ),
+    table(["Target", "measured", ""], targets(run)),
+  ];
+  const bytes = Object.entries(run.bytes);
+  if (bytes.length)
+    parts.push(
+      table(
+        ["Page", "HTML bytes (gzip)", "page data bytes (gzip)", "floor's HTML bytes"],
+        bytes.map(([page, b]) => [
+          page,
+          `${b.html.raw} (${b.html.gzip})`,
+          `${b.data.raw} (${b.data.gzip})`,
+          b.floorHtml.raw,
+        ]),
+      ),
+    );
+  parts.push(
+    table(
+      ["JavaScript of a first load, KB raw / gzip / brotli", "files", "total", "React", "the rest"],
+      Object.entries(run.javascript).map(([page, j]) => [
+        page,
+        j.files,
+        ...[j.total, j.react, j.rest].map((s) => `${kb(s.raw)} / ${kb(s.gzip)} / ${kb(s.brotli)}`),
+      ]),
+    ),
+  );
+  const facts = [
+    `Worker bundle (\`npm run check:deploy\`): ${kb(run.workerBundle.raw)} KB raw, ${kb(run.workerBundle.gzip)} KB gzip.`,
+  ];
+  if (run.slow)
+    facts.push(
+      `/slow (median of ${run.slow.samples}): first byte after ${ms(run.slow.ttfb)} ms, last after ${ms(run.slow.ttlb)} ms.`,
+    );
+  facts.push(
+    `First 200 after start, bundling included: app ${Math.round(run.startupMs.app)} ms, floor ${Math.round(run.startupMs.floor)} ms.`,
+  );
+  parts.push(facts.join(" "));
+  if (run.traps?.rows) parts.push(trapsTable(run));
+  return parts.join("\n\n") + "\n";
+}
+
+function trapsTable(run) {
+  const [base] = run.traps.rows;
+  return [
+    `Traps (\`--traps\`, run of ${run.date.slice(0, 16).replace("T", " ")} UTC): ${run.traps.workload}, ` +
+      "the app run four ways in alternating windows, each against the first row:",
+    "",
+    table(
+      ["The app run as", "req/s", "Worker's process CPU ms/req", "other processes' CPU ms/req"],
+      run.traps.rows.map((row) => [
+        row.name,
+        `${Math.round(row.rps)} (${x(row.rps / base.rps)})`,
+        `${ms(row.workerCpuMs)} (${x(row.workerCpuMs / base.workerCpuMs)})`,
+        ms(row.otherCpuMs),
+      ]),
+    ),
+  ].join("\n");
+}
+
+/** A run of every workload at full load: what BENCHMARKS.md shows as the current figures. */
+const isFull = (run) => !run.quick && !run.timing?.rate && WORKLOADS.every((w) => run.workloads[w.id]);
+
+/** Writes `text` to `file` as Prettier would format it, so `npm run format:check` stays green. */
+async function writeFormatted(file, text) {
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  await writeFile(file, await prettier.format(text, { ...options, filepath: file }));
+}
+
+/** Rewrites the figures in BENCHMARKS.md: the latest full run, and the latest traps measured. */
+export async function writeBenchmarks() {
+  const history = JSON.parse(await readFile(historyFile, "utf8"));
+  const current = history.findLast(isFull);
+  const traps = history.findLast((run) => run.traps?.rows);
+  const figures = [current ? summary({ ...current, traps: undefined }) : "No full run recorded yet."];
+  if (traps) figures.push(trapsTable(traps));
+  const text = await readFile(benchmarksFile, "utf8");
+  const [before, rest] = text.split(START);
+  if (rest === undefined || !rest.includes(END))
+    throw new Error(`BENCHMARKS.md lacks the markers ${START} ${END}`);
+  const after = rest.slice(rest.indexOf(END));
+  await writeFormatted(benchmarksFile, `${before}${START}\n\n${figures.join("\n\n")}\n${after}`);
+}
+
+/** Appends the run to bench/history.json and rewrites BENCHMARKS.md's figures. */
+export async function record(run) {
+  const history = JSON.parse(await readFile(historyFile, "utf8").catch(() => "[]"));
+  history.push({ ...run, ratios: ratios(run) });
+  await writeFormatted(historyFile, JSON.stringify(history));
+  await writeBenchmarks();
+}
