@@ -1,6 +1,6 @@
 // Starts a Worker for the benchmark on a free loopback port, with its own local state, and stops it.
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, readdirSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { workerProcesses } from "./proc.mjs";
 import { freePort, wranglerDevArgs } from "../../scripts/local-server.mjs";
@@ -46,7 +46,16 @@ export async function startServer({
   const port = await freePort();
   const [command, args] =
     runner === "wrangler-dev"
-      ? [wrangler, wranglerDevArgs({ port, persistTo: state, config, extra: ["--log-level", logLevel] })]
+      ? [
+          wrangler,
+          wranglerDevArgs({
+            port,
+            persistTo: state,
+            config,
+            // Its own inspector port: two at once (--traps) would both ask for 9229.
+            extra: ["--log-level", logLevel, "--inspector-port", String(await freePort())],
+          }),
+        ]
       : [
           process.execPath,
           [
@@ -65,7 +74,11 @@ export async function startServer({
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name}: the worker exited early; see ${logFile}`);
+    if (child.exitCode !== null) {
+      await new Promise((resolve) => out.end(resolve));
+      const tail = readFileSync(logFile, "utf8").trim().split("\n").slice(-20).join("\n");
+      throw new Error(`${name}: the worker exited early:\n${tail}`);
+    }
     if (Date.now() > deadline) {
       child.kill("SIGTERM");
       throw new Error(`${name}: no 200 from ${url}/ within 120 s; see ${logFile}`);
