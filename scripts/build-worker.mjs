@@ -38,17 +38,17 @@ export function edgeRendererOnly(production) {
 }
 
 /** The esbuild options for a worker bundle (the worker tests' Vite config mirrors the plugin). */
-export function workerBuildOptions({ entry, out, production }) {
+export function workerBuildOptions({ entry, out, production, minify = production }) {
   return {
     absWorkingDir: root,
     entryPoints: { worker: entry },
-    outdir: path.join(root, out),
+    outdir: path.resolve(root, out),
     bundle: true,
     format: "esm",
     target: "es2024",
     conditions: ["workerd", "worker", "browser"],
     external: ["cloudflare:*"],
-    minify: production,
+    minify,
     // No code reads a function's name (error classes set theirs): names are not kept.
     keepNames: false,
     sourcemap: "linked",
@@ -67,19 +67,21 @@ export async function buildWorker({
   entry = "src/worker.ts",
   out = "dist/worker",
   production = process.env.NODE_ENV !== "development",
+  minify = production,
 } = {}) {
-  await rm(path.join(root, out), { recursive: true, force: true });
-  await mkdir(path.join(root, out), { recursive: true });
+  const outdir = path.resolve(root, out);
+  await rm(outdir, { recursive: true, force: true });
+  await mkdir(outdir, { recursive: true });
   try {
-    const result = await esbuild.build(workerBuildOptions({ entry, out, production }));
+    const result = await esbuild.build(workerBuildOptions({ entry, out: outdir, production, minify }));
     // Which modules went in (test/node reads it); wrangler uploads worker.js alone.
-    await writeFile(path.join(root, out, "metafile.json"), JSON.stringify(result.metafile));
+    await writeFile(path.join(outdir, "metafile.json"), JSON.stringify(result.metafile));
   } catch (error) {
     const messages =
       error.errors?.map((e) => `${e.location?.file ?? ""} ${e.text}`).join("\n") ?? error.message;
     throw new Error(`worker build of ${entry} failed:\n${messages}`);
   }
-  return path.join(root, out, "worker.js");
+  return path.join(outdir, "worker.js");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

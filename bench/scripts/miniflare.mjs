@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { buildDeployBundle } from "../../scripts/deploy-bundle.mjs";
+import { buildDeployBundle } from "./bundle.mjs";
 
 /**
  * Points Miniflare (MINIFLARE_WORKERD_PATH) at a launcher that runs the pinned workerd with its
@@ -42,7 +42,7 @@ export async function startMiniflare({
   inspectorPort,
 }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "verge-bundle-"));
-  const [bundle] = buildDeployBundle(dir, { config, script, minify });
+  const [bundle] = await buildDeployBundle(dir, { config, script, minify });
   const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
   const { assets: _, ...withoutAssets } = workerOptions;
   const ownSocket = port && !routed ? [{ host: "127.0.0.1", port }] : undefined;

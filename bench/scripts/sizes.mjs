@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { ENV, root } from "./server.mjs";
-import { buildDeployBundle } from "../../scripts/deploy-bundle.mjs";
+import { buildDeployBundle } from "./bundle.mjs";
 
 export function sizes(bytes) {
   return {
@@ -62,13 +62,12 @@ export async function javascriptPerPage(patterns) {
   return pages;
 }
 
-/** The worker bundle as `npm run deploy` would upload it (deploy-bundle.mjs), in a temporary folder. */
+/** The worker bundle as `npm run deploy` would upload it (bundle.mjs), in a temporary folder. */
 export async function workerBundle() {
   const outdir = await mkdtemp(path.join(os.tmpdir(), "verge-bundle-"));
   try {
     let total = ZERO;
-    for (const file of buildDeployBundle(outdir, { env: ENV }))
-      total = plus(total, sizes(await readFile(file)));
+    for (const file of await buildDeployBundle(outdir)) total = plus(total, sizes(await readFile(file)));
     return total;
   } finally {
     await rm(outdir, { recursive: true, force: true });
