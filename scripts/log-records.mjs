@@ -91,3 +91,15 @@ export function lineFilter({ digest, ray, status, kind, path }) {
     statusTest(Number(line.status)) &&
     pathTest(line.path);
 }
+
+// Control characters (C0, DEL, C1: U+009B alone is a terminal's CSI) and bidi overrides, which
+// could move the cursor, retitle the window or reorder what the operator reads.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const hex = (ch, width) => ch.charCodeAt(0).toString(16).padStart(width, "0");
+
+/** `text` with every unsafe character as a visible escape (\x1b, \u202e); newlines included. */
+export const escapeControls = (text) =>
+  String(text).replace(UNSAFE, (ch) => (ch.charCodeAt(0) <= 0xff ? `\\x${hex(ch, 2)}` : `\\u${hex(ch, 4)}`));
+
+/** `value` as one line of JSON with unsafe characters as \u escapes: it still parses to `value`. */
+export const safeJson = (value) => JSON.stringify(value).replace(UNSAFE, (ch) => `\\u${hex(ch, 4)}`);

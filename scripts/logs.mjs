@@ -3,7 +3,7 @@
 //   npm run tail | npm run logs -- --status 5xx
 //   npm run logs -- --digest k3j9x0a1b2c < saved.log
 import { parseArgs } from "node:util";
-import { jsonValues, lineFilter, requestLines } from "./log-records.mjs";
+import { escapeControls, jsonValues, lineFilter, requestLines, safeJson } from "./log-records.mjs";
 
 const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|relay|asset]
                      [--path /exact | --path '/prefix*'] [--json]  < log output`;
@@ -50,40 +50,42 @@ const SHOWN = new Set([
   "stack",
 ]);
 
+// Every value printed goes through escapeControls: lines carry text visitors chose (paths,
+// messages), and a terminal obeys the control sequences in what it is given.
 function pretty(line) {
+  const text = (value) => escapeControls(value ?? "");
   const time = typeof line.ts === "string" ? line.ts.replace("T", " ").replace("Z", "") : "";
   const head = [
-    paint(90, time),
+    paint(90, text(time)),
+    paint(LEVEL_COLOR[line.level] ?? 0, text(String(line.level ?? "").toUpperCase()).padEnd(5)),
+    text(line.status),
+    text(line.method),
+    text(line.path),
     paint(
-      LEVEL_COLOR[line.level] ?? 0,
-      String(line.level ?? "")
-        .toUpperCase()
-        .padEnd(5),
+      90,
+      text(`${line.kind}${line.route && line.route !== line.path ? ` ${line.route}` : ""} ${line.ms}ms`),
     ),
-    String(line.status),
-    line.method,
-    line.path,
-    paint(90, `${line.kind}${line.route && line.route !== line.path ? ` ${line.route}` : ""} ${line.ms}ms`),
   ];
   const extra = Object.entries(line)
     .filter(([key]) => !SHOWN.has(key))
-    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
-  const out = [`${head.join(" ")}  ray=${line.ray}${line.digest ? `  digest=${paint(1, line.digest)}` : ""}`];
+    .map(([key, value]) => `${text(key)}=${text(typeof value === "string" ? value : JSON.stringify(value))}`);
+  const digest = line.digest ? `  digest=${paint(1, text(line.digest))}` : "";
+  const out = [`${head.join(" ")}  ray=${text(line.ray)}${digest}`];
   if (extra.length > 0) out.push(`    ${extra.join(" ")}`);
-  if (line.message) out.push(`    ${paint(31, line.message)}`);
+  if (line.message) out.push(`    ${paint(31, text(line.message))}`);
   if (line.stack)
     out.push(
       ...String(line.stack)
         .split("\n")
         .slice(1)
-        .map((l) => paint(90, `    ${l.trim()}`)),
+        .map((l) => paint(90, `    ${text(l.trim())}`)),
     );
   return out.join("\n");
 }
 
 const feed = jsonValues((value) => {
   for (const line of requestLines(value)) {
-    if (keep(line)) process.stdout.write(`${options.json ? JSON.stringify(line) : pretty(line)}\n`);
+    if (keep(line)) process.stdout.write(`${options.json ? safeJson(line) : pretty(line)}\n`);
   }
 });
 process.stdin.setEncoding("utf8");
