@@ -44,11 +44,14 @@ let reporterCache:
 const refuse = (status: number, message: string, headers?: Record<string, string>) =>
   new HttpError(status, message, { headers });
 
+/** An event id as Sentry writes them; anything else the envelope says is not logged. */
+const EVENT_ID = /^[0-9a-f]{32}$/i;
+
 /** The configured DSN the envelope's header names, or the reason it is refused. */
 async function envelopeTarget(
   c: AppContext,
   headerSource: ReadableStream<Uint8Array>,
-): Promise<{ upstream: Dsn; eventId: unknown }> {
+): Promise<{ upstream: Dsn; eventId: string | null }> {
   let header: unknown;
   try {
     const line = await readFirstLine(headerSource, MAX_HEADER_BYTES);
@@ -66,7 +69,8 @@ async function envelopeTarget(
   if (!dsn) throw refuse(STATUS.badRequest, "Envelope dsn is not a DSN");
   const upstream = allowedDsn(dsn, [c.env.SENTRY_DSN, c.env.SENTRY_RELAY_ALLOWED_DSNS]);
   if (!upstream) throw refuse(STATUS.forbidden, "DSN not allowed");
-  return { upstream, eventId: (header as { event_id?: unknown }).event_id };
+  const eventId = (header as { event_id?: unknown }).event_id;
+  return { upstream, eventId: typeof eventId === "string" && EVENT_ID.test(eventId) ? eventId : null };
 }
 
 async function checkRateLimit(c: AppContext, ip: string) {
@@ -82,7 +86,7 @@ async function checkRateLimit(c: AppContext, ip: string) {
 /** Where the relay sends an envelope, from its header line; the body is left for forwarding. */
 interface ReadEnvelope {
   upstream: Dsn;
-  eventId: unknown;
+  eventId: string | null;
   body: ReadableStream<Uint8Array>;
   gzip: boolean;
   counter: ReturnType<typeof countedBody>;
@@ -149,7 +153,7 @@ export async function relayResponse(c: AppContext): Promise<Response> {
 
   const envelope = await readEnvelope(c, c.req.raw.body);
   const log = c.get("log");
-  log.fields = { project: envelope.upstream.project, event_id: envelope.eventId ?? null };
+  log.fields = { project: envelope.upstream.project, event_id: envelope.eventId };
   const upstream = await forward(c, envelope, ip, declared);
   log.fields.upstream_status = upstream.status;
   // A redirect is not followed, and not handed to the browser (which would follow it).
