@@ -1,7 +1,7 @@
 // Reads an action's body, counting bytes as they arrive, into plain string fields.
 import { HttpError } from "./errors";
 import { FORM_MULTIPART, FORM_URLENCODED, MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
-import type { BodyType } from "./action-guards";
+import { formTooLarge, type BodyType } from "./action-guards";
 import type { Fields } from "../shared/route-module";
 
 /**
@@ -22,7 +22,7 @@ export async function readLimited(
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => {});
-      throw new HttpError(STATUS.payloadTooLarge, "The form is too large (the limit is 1 MiB).");
+      throw formTooLarge();
     }
     chunks.push(value);
   }

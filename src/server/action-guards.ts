@@ -40,12 +40,14 @@ export function assertSameSite(request: Request, env: Env): void {
   }
 }
 
+/** The refusal of a body over MAX_ACTION_BODY_BYTES. */
+export const formTooLarge = () =>
+  new HttpError(STATUS.payloadTooLarge, "The form is too large (the limit is 1 MiB).");
+
 /** 413 from the declared length; bodies without one are counted as they are read (form-data.ts). */
 export function assertDeclaredSize(request: Request): void {
   const declared = request.headers.get("Content-Length");
-  if (declared !== null && Number(declared) > MAX_ACTION_BODY_BYTES) {
-    throw new HttpError(STATUS.payloadTooLarge, "The form is too large (the limit is 1 MiB).");
-  }
+  if (declared !== null && Number(declared) > MAX_ACTION_BODY_BYTES) throw formTooLarge();
 }
 
 /** 415 unless the body is urlencoded, multipart or JSON; returns which. */

@@ -1,11 +1,18 @@
 // Action requests: POST to the page's own URL; guards first, then the named action, then
 // a 303 (plain HTML form) or JSON with the revalidated page (JavaScript).
-import { ACTION_FIELD, ACTION_HEADER, IDEMPOTENCY_FIELD, STATUS } from "../shared/protocol";
+import {
+  ACTION_FIELD,
+  ACTION_HEADER,
+  IDEMPOTENCY_FIELD,
+  MAX_ACTION_BODY_BYTES,
+  STATUS,
+} from "../shared/protocol";
 import type { ActionFailure, ActionRedirect, ActionSuccess, Params } from "../shared/protocol";
 import { matchRoute } from "../shared/routing";
 import { HttpError } from "./errors";
-import { assertDeclaredSize, assertSameSite, bodyType } from "./action-guards";
+import { assertDeclaredSize, assertSameSite, bodyType, formTooLarge } from "./action-guards";
 import { readFields } from "./action-body";
+import { settleRefusedBody } from "./refused-body";
 import { assertSameBuild, pageUrl } from "./page-data";
 import { loadPage } from "./load-page";
 import { settleDeferred } from "./deferred";
@@ -65,16 +72,25 @@ async function run(c: AppContext, action: Action, url: URL, params: Params, fiel
   }
 }
 
-export async function actionResponse(c: AppContext): Promise<Response> {
+/** The checks made before the body is read: its type, and the action when a header names it. */
+async function admit(c: AppContext, url: URL, script: boolean) {
   const request = c.req.raw;
-  const script = isScriptRequest(request);
   assertSameSite(request, c.env);
   if (script) assertSameBuild(c);
   assertDeclaredSize(request);
   const type = bodyType(request);
-  const url = pageUrl(request);
   // With JavaScript the name is known before the body: an unknown one is refused unread.
   const found = script ? await findAction(c, url, request.headers.get(ACTION_HEADER)!, true) : null;
+  return { type, found };
+}
+
+export async function actionResponse(c: AppContext): Promise<Response> {
+  const request = c.req.raw;
+  const script = isScriptRequest(request);
+  const url = pageUrl(request);
+  const { type, found } = await admit(c, url, script).catch(async (refusal: unknown) => {
+    throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, formTooLarge);
+  });
   const fields = await readFields(request, type);
   const { action, params } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
 

@@ -9,6 +9,7 @@ import {
 } from "../shared/sentry-headers";
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
 import { countedBody, readFirstLine, TooLargeError } from "./envelope-reader";
+import { drainBody, settleRefusedBody } from "./refused-body";
 import type { AppContext } from "./context";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
@@ -43,6 +44,7 @@ let reporterCache:
 
 const refuse = (status: number, message: string, headers?: Record<string, string>) =>
   new HttpError(status, message, { headers });
+const tooLarge = () => refuse(STATUS.payloadTooLarge, "Envelope too large");
 
 /** An event id as Sentry writes them; anything else the envelope says is not logged. */
 const EVENT_ID = /^[0-9a-f]{32}$/i;
@@ -103,8 +105,9 @@ async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Pr
     const target = await envelopeTarget(c, gzip ? forHeader.pipeThrough(gunzip) : forHeader);
     return { ...target, body: forUpstream, gzip, counter };
   } catch (error) {
-    forUpstream.cancel().catch(() => {});
-    throw error;
+    // Refused half-read: the rest (at most the limit) is read and dropped before answering.
+    await drainBody(forUpstream, MAX_ENVELOPE_BYTES);
+    throw counter.count() > MAX_ENVELOPE_BYTES ? tooLarge() : error;
   }
 }
 
@@ -127,9 +130,7 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
       signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),
     });
   } catch (error) {
-    if (error instanceof TooLargeError || counter.count() > MAX_ENVELOPE_BYTES) {
-      throw refuse(STATUS.payloadTooLarge, "Envelope too large");
-    }
+    if (error instanceof TooLargeError || counter.count() > MAX_ENVELOPE_BYTES) throw tooLarge();
     if (error instanceof DOMException && error.name === "TimeoutError") {
       throw refuse(STATUS.gatewayTimeout, "Sentry did not answer in time");
     }
@@ -140,18 +141,25 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
   }
 }
 
-export async function relayResponse(c: AppContext): Promise<Response> {
+/** The checks made before the body is read. */
+async function admit(c: AppContext, ip: string | undefined, declared: number) {
   // Without a DSN the route does not exist, whatever the method.
   if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
   if (c.req.method !== "POST") throw refuse(STATUS.methodNotAllowed, "Method Not Allowed", { Allow: "POST" });
-  const ip = c.req.header("CF-Connecting-IP");
   await checkRateLimit(c, ip ?? "unknown");
-  const declared = Number(c.req.header("Content-Length") ?? NaN);
-  // Refused before reading: the unread body is dropped with the response.
-  if (declared > MAX_ENVELOPE_BYTES) throw refuse(STATUS.payloadTooLarge, "Envelope too large");
+  if (declared > MAX_ENVELOPE_BYTES) throw tooLarge();
   if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");
+  return c.req.raw.body;
+}
 
-  const envelope = await readEnvelope(c, c.req.raw.body);
+export async function relayResponse(c: AppContext): Promise<Response> {
+  const ip = c.req.header("CF-Connecting-IP");
+  const declared = Number(c.req.header("Content-Length") ?? NaN);
+  const body = await admit(c, ip, declared).catch(async (refusal: unknown) => {
+    throw await settleRefusedBody(c.req.raw, MAX_ENVELOPE_BYTES, refusal, tooLarge);
+  });
+
+  const envelope = await readEnvelope(c, body);
   const log = c.get("log");
   log.fields = { project: envelope.upstream.project, event_id: envelope.eventId };
   const upstream = await forward(c, envelope, ip, declared);

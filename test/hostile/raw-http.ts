@@ -1,0 +1,124 @@
+// HTTP/1.1 by hand over node:net, for what fetch cannot send: a body shorter than its declared
+// length, an answer read while the body is still going out, each request on its own connection.
+import net from "node:net";
+
+export interface RawAnswer {
+  /** The status, once the answer's head came; null when it never did. */
+  status: number | null;
+  /** Whether the whole answer came (its body by its length or chunks, or up to the close). */
+  complete: boolean;
+  /** Milliseconds from connecting to the head of the answer, or null. */
+  headMs: number | null;
+  /** Milliseconds from connecting to the complete answer, or to giving up. */
+  ms: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string | number>;
+  /**
+   * Sent after the head, in 16 KiB pieces, while the answer may already be arriving; its length
+   * is declared unless `headers` declares another.
+   */
+  body?: Uint8Array;
+  /** Gives up on the answer after this long (default 10 s). */
+  timeoutMs?: number;
+}
+
+function parseHead(text: string) {
+  const end = text.indexOf("\r\n\r\n");
+  if (end === -1) return null;
+  const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine!.split(" ")[1]), headers, body: text.slice(end + 4) };
+}
+
+/** The body when it is complete by Content-Length or the chunked terminator, else null. */
+function completeBody(rest: string, headers: Record<string, string>): string | null {
+  if (headers["content-length"] !== undefined) {
+    const length = Number(headers["content-length"]);
+    return rest.length >= length ? rest.slice(0, length) : null;
+  }
+  if (headers["transfer-encoding"] === "chunked") {
+    let body = "";
+    let at = 0;
+    for (;;) {
+      const lineEnd = rest.indexOf("\r\n", at);
+      if (lineEnd === -1) return null;
+      const size = parseInt(rest.slice(at, lineEnd), 16);
+      if (size === 0) return rest.startsWith("\r\n", lineEnd + 2) ? body : null;
+      if (rest.length < lineEnd + 2 + size + 2) return null;
+      body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+      at = lineEnd + 2 + size + 2;
+    }
+  }
+  return null;
+}
+
+/** Sends one request on a new connection to `baseURL` and resolves with its answer, complete or not. */
+export function rawRequest(baseURL: string, request: RawRequest): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseURL);
+  const started = Date.now();
+  const body = request.body ?? new Uint8Array();
+  const headers = {
+    Host: `${hostname}:${port}`,
+    Connection: "close",
+    ...(body.byteLength > 0 ? { "Content-Length": body.byteLength } : {}),
+    ...request.headers,
+  };
+  const head =
+    `${request.method} ${request.path} HTTP/1.1\r\n` +
+    Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("") +
+    "\r\n";
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let received = "";
+    let headMs: number | null = null;
+    let settled = false;
+    const finish = (complete: boolean, closed = false) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const parsed = parseHead(received);
+      const framed = parsed && (parsed.headers["content-length"] ?? parsed.headers["transfer-encoding"]);
+      resolve({
+        status: parsed?.status ?? null,
+        // Without a length or chunks, the answer ends with the connection.
+        complete: complete || (closed && parsed !== null && !framed),
+        headMs,
+        ms: Date.now() - started,
+        headers: parsed?.headers ?? {},
+        body: parsed ? (completeBody(parsed.body, parsed.headers) ?? parsed.body) : "",
+      });
+    };
+    const timer = setTimeout(() => finish(false), request.timeoutMs ?? 10_000);
+    socket.on("connect", async () => {
+      socket.write(head);
+      for (let at = 0; at < body.byteLength && !socket.destroyed; at += 16 * 1024) {
+        // Waiting for each piece to be taken keeps a slow reader's buffer from holding it all.
+        const flushed = socket.write(body.subarray(at, at + 16 * 1024));
+        if (!flushed) await new Promise((r) => socket.once("drain", r).once("close", r));
+      }
+    });
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+      const parsed = parseHead(received);
+      if (!parsed) return;
+      headMs ??= Date.now() - started;
+      if (completeBody(parsed.body, parsed.headers) !== null) finish(true);
+    });
+    // A reset after a complete answer is fine; before it, the answer is incomplete.
+    socket.on("error", () => {});
+    socket.on("close", () => finish(false, true));
+  });
+}
