@@ -8,7 +8,7 @@ import {
   SENTRY_RATE_LIMITS_HEADER,
 } from "../shared/sentry-headers";
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
-import { countedBody, readFirstLine, TooLargeError } from "./envelope-reader";
+import { countedBody, readFirstLine, readInflatedFirstLine, TooLargeError } from "./envelope-reader";
 import { drainBody, settleRefusedBody } from "./refused-body";
 import type { AppContext } from "./context";
 
@@ -53,10 +53,11 @@ const EVENT_ID = /^[0-9a-f]{32}$/i;
 async function envelopeTarget(
   c: AppContext,
   headerSource: ReadableStream<Uint8Array>,
+  gzip: boolean,
 ): Promise<{ upstream: Dsn; eventId: string | null }> {
   let header: unknown;
   try {
-    const line = await readFirstLine(headerSource, MAX_HEADER_BYTES);
+    const line = await (gzip ? readInflatedFirstLine : readFirstLine)(headerSource, MAX_HEADER_BYTES);
     if (line === null) throw refuse(STATUS.badRequest, "Envelope header over 64 KiB");
     header = JSON.parse(line);
   } catch (error) {
@@ -99,10 +100,8 @@ async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Pr
   const gzip = /^\s*gzip\s*$/i.test(c.req.header("Content-Encoding") ?? "");
   // One branch is read as far as the header line; the other goes upstream untouched.
   const [forHeader, forUpstream] = counter.stream.tee();
-  // The cast: the DOM lib and workers types disagree on DecompressionStream's chunk type.
-  const gunzip = new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>;
   try {
-    const target = await envelopeTarget(c, gzip ? forHeader.pipeThrough(gunzip) : forHeader);
+    const target = await envelopeTarget(c, forHeader, gzip);
     return { ...target, body: forUpstream, gzip, counter };
   } catch (error) {
     // Refused half-read: the rest (at most the limit) is read and dropped before answering.
