@@ -56,7 +56,8 @@ async function startWranglerDev(options: {
     port,
     persistTo: options.persistTo,
     config: options.config,
-    extra: options.extra,
+    // Its own inspector port too: another wrangler dev on the machine may hold the default 9229.
+    extra: [...options.extra, "--inspector-port", String(await freePort())],
   });
   const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(out);
