@@ -1,7 +1,7 @@
 // Decides once, at the top, what kind of request this is, and hands it to that kind's handler;
 // whatever the handler throws is answered in that kind's format (errors.ts).
 import type { Handler } from "hono";
-import { PAGE_DATA_HEADER, STATUS } from "../shared/protocol";
+import { MAX_ACTION_BODY_BYTES, PAGE_DATA_HEADER, STATUS } from "../shared/protocol";
 import { isRedirect, redirectLocation } from "../shared/route-module";
 import type { AppContext, AppEnv, ErrorFormat, RequestKind } from "./context";
 import { errorResponse, HttpError } from "./errors";
@@ -11,6 +11,7 @@ import { renderDocument } from "./document";
 import { actionResponse, isScriptRequest } from "./actions";
 import { relayPath, relayResponse } from "./relay";
 import { redirectResponse } from "./respond";
+import { settleRefusedBody } from "./refused-body";
 
 /** Longer request targets are refused (414) before any routing. */
 export const MAX_URL_LENGTH = 8 * 1024;
@@ -48,6 +49,9 @@ async function documentResponse(c: AppContext): Promise<Response> {
   return renderDocument(c, loaded);
 }
 
+const bodyTooLarge = () =>
+  new HttpError(STATUS.payloadTooLarge, "The body is too large (the limit is 1 MiB).");
+
 function assetMiss(): never {
   // Existing assets never reach the worker: Workers Static Assets serves them first.
   throw new HttpError(STATUS.notFound, "Not Found");
@@ -71,7 +75,10 @@ export const dispatch: Handler<AppEnv> = async function dispatch(c) {
   try {
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, "URI Too Long");
     if (kind === null) {
-      throw new HttpError(STATUS.methodNotAllowed, "Method Not Allowed", { headers: { Allow: ALLOW } });
+      const refusal = new HttpError(STATUS.methodNotAllowed, "Method Not Allowed", {
+        headers: { Allow: ALLOW },
+      });
+      throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, bodyTooLarge);
     }
     return await HANDLERS[kind](c);
   } catch (error) {

@@ -35,9 +35,14 @@ function watchedBody(size: number, first = "") {
   return { stream, state };
 }
 
-async function postAction(path: string, headers: Record<string, string>, body: ReadableStream<Uint8Array>) {
+async function postAction(
+  path: string,
+  headers: Record<string, string>,
+  body: ReadableStream<Uint8Array>,
+  method = "POST",
+) {
   const request = new Request(`${ORIGIN}${path}`, {
-    method: "POST",
+    method,
     headers,
     body,
     duplex: "half",
@@ -125,5 +130,23 @@ describe("a refused action body", () => {
     expect(response.status).toBe(413);
     expect(state.cancelled).toBe(true);
     expect(state.pulled).toBeLessThanOrEqual(MIB + 16 * KIB);
+  });
+});
+
+describe("a body sent with a method no page takes", () => {
+  it("is read to its end before the 405", async () => {
+    const { stream, state } = watchedBody(900 * KIB);
+    const response = await postAction("/guestbook", { "Content-Type": "text/plain" }, stream, "PUT");
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect(state.pulled).toBe(900 * KIB);
+  });
+
+  it("is cancelled unread, with 413, when it declares more than 1 MiB", async () => {
+    const { stream, state } = watchedBody(2 * MIB);
+    const headers = { "Content-Type": "text/plain", "Content-Length": String(2 * MIB) };
+    const response = await postAction("/guestbook", headers, stream, "DELETE");
+    expect(response.status).toBe(413);
+    expect(state).toEqual({ pulled: 0, cancelled: true });
   });
 });
