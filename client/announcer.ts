@@ -1,4 +1,4 @@
-// What the route announcer says after a client navigation (DESIGN.md, "Route announcer").
+// What the route announcer says after a client navigation (docs/protocol.md, "Route announcer").
 
 export interface Heading {
   title: string;

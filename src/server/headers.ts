@@ -13,7 +13,7 @@ import type { AppContext, AppEnv } from "./context";
  */
 export const WRANGLER_LIVE_RELOAD_HASH = "'sha256-g5a3SrOYIecCloZ8S7M4xdT1pbYi6e7mjHrmwphRxfE='";
 
-/** The CSP of DESIGN.md, in its order; `extra` script sources follow 'strict-dynamic'. */
+/** The CSP of docs/protocol.md, in its order; `extra` script sources follow 'strict-dynamic'. */
 function policy(extra: string[]) {
   return secureHeaders({
     contentSecurityPolicy: {

@@ -1,4 +1,4 @@
-// What a visitor sees when something fails: texts fixed by DESIGN.md, never a message or stack.
+// What a visitor sees when something fails: texts fixed by the protocol (docs/protocol.md), never a message or stack.
 import { Component, type ErrorInfo, type ReactNode } from "react";
 
 export const SERVER_ERROR_TEXT =

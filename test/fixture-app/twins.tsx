@@ -1,5 +1,5 @@
 // The twin pages' shared body: two pages with one title, so the route announcer must
-// tell them apart by their headings (DESIGN.md, "Route announcer").
+// tell them apart by their headings (docs/protocol.md, "Route announcer").
 import type { LoaderArgs, PageProps } from "../../src/shared/route-module";
 
 export const TWINS_TITLE = "Twins";

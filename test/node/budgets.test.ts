@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { modulePreloads } from "../../src/server/manifest";
 import { asset, gzipSize, readBuild, root, staticClosure } from "./dist";
 
-/** DESIGN.md's budget for every byte of JavaScript the home page loads, gzipped. */
+/** The budget for every byte of JavaScript the home page loads, gzipped. */
 const HOME_JS_BUDGET = 75_000;
 /** What verge may add on top of React itself (react + react-dom/client), gzipped. */
 const OVER_REACT_BUDGET = 6_000;

@@ -1,4 +1,4 @@
-// Page-data answers (DESIGN.md, "Page data"): the page's own URL with X-Page-Data, answered with JSON.
+// Page-data answers (docs/protocol.md, "Page data"): the page's own URL with X-Page-Data, answered with JSON.
 import { describe, expect, it } from "vitest";
 import { fixtureClientManifest as clientManifest, fixtureRequest } from "./apps";
 import { request } from "./html";

@@ -42,7 +42,7 @@ describe("security headers on HTML answers", () => {
     });
   }
 
-  it("writes the CSP in the order DESIGN.md gives", async () => {
+  it("writes the CSP in the order the protocol gives", async () => {
     const response = await request("/");
     await response.body?.cancel();
     expect(response.headers.get("content-security-policy")).toMatch(
