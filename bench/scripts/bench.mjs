@@ -70,7 +70,10 @@ const servers = [];
 const start = async (options) => {
   const server = await startServer({ logFile: path.join(tmp, `${options.name}.log`), ...options });
   servers.push(server);
-  log(`${server.name}: first 200 after ${Math.round(server.startupMs)} ms on ${server.url}`);
+  const cpu = Math.round(server.startupCpuMs);
+  log(
+    `${server.name}: first 200 after ${Math.round(server.startupMs)} ms (worker CPU ${cpu} ms) on ${server.url}`,
+  );
   return server;
 };
 const stopAll = () => Promise.all(servers.splice(0).map((s) => s.stop()));
@@ -108,6 +111,7 @@ try {
     quick,
     timing,
     startupMs: { app: app.startupMs, floor: floor.startupMs },
+    startupCpuMs: { app: app.startupCpuMs, floor: floor.startupCpuMs },
     runtime: RUNNERS.direct,
     bytes: {},
     workloads: {},

@@ -154,8 +154,14 @@ export function summary(run) {
     facts.push(
       `/slow (median of ${run.slow.samples}): first byte after ${ms(run.slow.ttfb)} ms, last after ${ms(run.slow.ttlb)} ms.`,
     );
+  if (run.startupCpuMs) {
+    const { app, floor } = run.startupCpuMs;
+    facts.push(
+      `Start-up, the Worker's process CPU until its first 200: app ${Math.round(app)} ms, floor ${Math.round(floor)} ms (${(app / floor).toFixed(2)}x).`,
+    );
+  }
   facts.push(
-    `First 200 after start, bundling included: app ${Math.round(run.startupMs.app)} ms, floor ${Math.round(run.startupMs.floor)} ms.`,
+    `First 200 after start, bundling included (wall clock): app ${Math.round(run.startupMs.app)} ms, floor ${Math.round(run.startupMs.floor)} ms.`,
   );
   parts.push(facts.join(" "));
   if (run.traps?.rows) parts.push(trapsTable(run));

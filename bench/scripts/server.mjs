@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { workerProcesses } from "./proc.mjs";
+import { threadsCpuMs, workerProcesses } from "./proc.mjs";
 import { freePort, wranglerDevArgs } from "../../scripts/local-server.mjs";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -92,6 +92,8 @@ export async function startServer({
   }
   const startupMs = performance.now() - started;
   const processes = workerProcesses(child.pid, port);
+  // What starting cost the Worker's own process: loading the bundle and the first request.
+  const startupCpuMs = threadsCpuMs(processes.worker);
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -99,5 +101,5 @@ export async function startServer({
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     if (child.exitCode === null) child.kill("SIGKILL");
   };
-  return { name, url, port, startupMs, processes, stop };
+  return { name, url, port, startupMs, startupCpuMs, processes, stop };
 }
