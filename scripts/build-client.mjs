@@ -4,12 +4,17 @@
 //   node scripts/build-client.mjs --dev      development React, readable output
 //   node scripts/build-client.mjs --watch    rebuild on changes (with --dev under `npm run dev`)
 // Another app on the same runtime (the tests' app): --entry <file> --routes <file> --out <dir>.
+// Every chunk carries a Sentry debug ID (scripts/debug-ids.mjs). Its source map goes beside it
+// only in development (browser dev tools read it there); a production build serves none, and keeps
+// chunks and maps in <out>/sourcemaps/<build id>/ for upload and `npm run logs`.
 import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { keepBuildMaps } from "./build-maps.mjs";
+import { injectDebugId } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -126,6 +131,28 @@ export function serverOnlyLeaks(metafile) {
   return leaks;
 }
 
+/**
+ * Adds a debug ID to every chunk and its map; a production build then serves no map (the CSS's
+ * neither). Returns the chunks and their portable maps, for the build's maps folder.
+ */
+async function injectDebugIds(outputs, dev) {
+  const chunks = [];
+  for (const file of Object.keys(outputs)) {
+    if (file.endsWith(".js") && outputs[`${file}.map`]) {
+      const js = path.join(root, file);
+      const mapText = await readFile(`${js}.map`, "utf8");
+      const { code, map, portableMap } = injectDebugId(await readFile(js, "utf8"), mapText, path.dirname(js));
+      await writeFile(js, code);
+      if (dev) await writeFile(`${js}.map`, map);
+      chunks.push({ name: `assets/${path.basename(file)}`, code, map: portableMap });
+    }
+  }
+  for (const file of Object.keys(outputs)) {
+    if (!dev && file.endsWith(".map")) await rm(path.join(root, file));
+  }
+  return chunks;
+}
+
 async function writeManifest(result, { routesFile, outdir, outRoot, entry }) {
   const { outputs } = result.metafile;
   const leaks = serverOnlyLeaks(result.metafile);
@@ -199,7 +226,9 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
       build.onEnd(async (result) => {
         if (result.errors.length > 0) return;
         try {
+          const chunks = await injectDebugIds(result.metafile.outputs, dev);
           const manifest = await writeManifest(result, { routesFile, outdir, outRoot, entry });
+          await keepBuildMaps({ appDir: outRoot, build: manifest.build, dev, files: chunks });
           if (watch) log(`[client] rebuilt (build ${manifest.build})`);
         } catch (error) {
           if (!watch) throw error;
@@ -221,7 +250,7 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     chunkNames: "chunk-[hash]",
     assetNames: "[name]-[hash]",
     minify: !dev,
-    sourcemap: dev ? "linked" : false,
+    sourcemap: dev ? "linked" : "external",
     metafile: true,
     jsx: "automatic",
     legalComments: "none",

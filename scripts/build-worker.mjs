@@ -4,12 +4,16 @@
 //   node scripts/build-worker.mjs                        the product: src/worker.ts -> dist/worker
 //   node scripts/build-worker.mjs --entry F --out DIR     another app on the same runtime
 // It builds React's production code, minified, unless NODE_ENV=development (`npm run dev` sets
-// it), which builds React's development code, readable.
+// it), which builds React's development code, readable. Either way the bundle and its map carry a
+// Sentry debug ID (scripts/debug-ids.mjs), and a copy of both goes to the maps folder of the
+// client build the worker embeds (scripts/build-maps.mjs).
 import * as esbuild from "esbuild";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { keepBuildMaps } from "./build-maps.mjs";
+import { injectDebugId } from "./debug-ids.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -72,16 +76,37 @@ export async function buildWorker({
   const outdir = path.resolve(root, out);
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
+  let metafile;
   try {
-    const result = await esbuild.build(workerBuildOptions({ entry, out: outdir, production, minify }));
-    // Which modules went in (test/node reads it); wrangler uploads worker.js alone.
-    await writeFile(path.join(outdir, "metafile.json"), JSON.stringify(result.metafile));
+    ({ metafile } = await esbuild.build(workerBuildOptions({ entry, out: outdir, production, minify })));
   } catch (error) {
     const messages =
       error.errors?.map((e) => `${e.location?.file ?? ""} ${e.text}`).join("\n") ?? error.message;
     throw new Error(`worker build of ${entry} failed:\n${messages}`);
   }
-  return path.join(outdir, "worker.js");
+  // Which modules went in (test/node reads it); wrangler uploads worker.js alone.
+  await writeFile(path.join(outdir, "metafile.json"), JSON.stringify(metafile));
+  const file = path.join(outdir, "worker.js");
+  const mapText = await readFile(`${file}.map`, "utf8");
+  const { code, map, portableMap } = injectDebugId(await readFile(file, "utf8"), mapText, path.dirname(file));
+  await writeFile(file, code);
+  await writeFile(`${file}.map`, map);
+  const manifest = embeddedManifest(metafile);
+  if (manifest) {
+    const { build } = JSON.parse(await readFile(manifest, "utf8"));
+    const appDir = path.dirname(manifest);
+    const files = [{ name: "worker.js", code, map: portableMap }];
+    await keepBuildMaps({ appDir, build, dev: !production, files });
+  }
+  return file;
+}
+
+/** The client manifest the worker embeds (its build id keys the maps folder), if it embeds one. */
+function embeddedManifest(metafile) {
+  const input = Object.keys(metafile.inputs).find(
+    (name) => /(^|\/)manifest\.json$/.test(name) && !name.includes("node_modules/"),
+  );
+  return input && path.join(root, input);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

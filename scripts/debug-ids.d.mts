@@ -1,0 +1,7 @@
+export declare function debugIdOf(code: string, mapText: string): string;
+export declare function injectDebugId(
+  code: string,
+  mapText: string,
+  mapDir: string,
+): { code: string; map: string; portableMap: string; debugId: string };
+export declare function readDebugId(code: string): string | undefined;

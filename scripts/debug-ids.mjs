@@ -1,0 +1,74 @@
+// Sentry debug IDs for a built bundle: what lets Sentry (and `npm run logs`) pair a minified file
+// with its source map without trusting URLs or releases. Both builds call injectDebugId on each
+// JavaScript output and its map.
+import { createHash } from "node:crypto";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+const MAP_URL_LINE = /\n\/\/# sourceMappingURL=[^\n]*\n?$/;
+const DEBUG_ID_LINE = /^\/\/# debugId=([0-9a-f-]{36})\s*$/im;
+
+/**
+ * A UUID derived from the file and its map: the same build gives the same ID (reproducible
+ * builds, nothing to store), and a change to either gives another (a source edit that leaves
+ * the minified code alone still moves the map, so it gets its own ID).
+ */
+export function debugIdOf(code, mapText) {
+  const hash = createHash("sha256").update(code).update("\0").update(mapText).digest();
+  hash[6] = (hash[6] & 0x0f) | 0x40; // shaped as a version 4 UUID, which every Sentry tool accepts
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The registration Sentry's SDK reads (@sentry/core applyDebugIds): globalThis._sentryDebugIds maps
+ * a stack captured inside the file to its ID, and the SDK takes the file's URL from that stack's
+ * frame. sentry-cli's own snippet also probes window/global and sets a second global: with its
+ * comment, ~570 bytes gzipped over the home page's three chunks where this adds ~260, which the
+ * page's byte budget (test/node/budgets.test.ts) can afford. `self` is the global object in
+ * browsers and workerd alike; the try keeps an odd page (a frozen or primitive _sentryDebugIds,
+ * or Node, which has no `self`) from failing the module.
+ */
+const registration = (id) => `try{(self._sentryDebugIds??={})[Error().stack]="${id}"}catch{}`;
+
+/**
+ * Adds the debug ID to a built file and its map (read from `mapDir`): the registration and a
+ * `//# debugId=` comment at the end of the file (before its sourceMappingURL, which stays last),
+ * `debug_id` (Sentry's name) and `debugId` (the TC39 proposal's) in the map. Appended, not
+ * prepended: no mapping moves, and gzip finds the ID's second copy close to the first. The cost:
+ * the registration runs after the file's own top-level code, so an error thrown by that code (the
+ * entry's, if loading the page's route chunk fails) goes without the file's ID; the errors of
+ * rendering and of event handlers all come after it.
+ *
+ * The map's sources become relative to the project root ("src/app/pages/errors.tsx"), as an
+ * operator reads them and as Sentry shows them; `map` adds the sourceRoot that leads there from
+ * `mapDir`, `portableMap` (for copies kept elsewhere) has none. The ID is computed on that form,
+ * so a build into another folder gets the same one.
+ */
+export function injectDebugId(code, mapText, mapDir) {
+  if (readDebugId(code)) throw new Error("the file already has a debug ID");
+  const parsed = JSON.parse(mapText);
+  const base = path.resolve(mapDir, parsed.sourceRoot ?? "");
+  delete parsed.sourceRoot;
+  parsed.sources = parsed.sources.map((source) => posix(path.relative(root, path.resolve(base, source))));
+  const id = debugIdOf(code, JSON.stringify(parsed));
+  const mapUrl = MAP_URL_LINE.exec(code);
+  const body = mapUrl ? code.slice(0, mapUrl.index) : code.replace(/\n$/, "");
+  const tail = mapUrl ? `${mapUrl[0].trim()}\n` : "";
+  const portable = { ...parsed, debug_id: id, debugId: id };
+  return {
+    code: `${body}\n${registration(id)}\n//# debugId=${id}\n${tail}`,
+    map: JSON.stringify({ ...portable, sourceRoot: `${posix(path.relative(mapDir, root))}/` }),
+    portableMap: JSON.stringify(portable),
+    debugId: id,
+  };
+}
+
+const posix = (file) => file.split(path.sep).join("/");
+
+/** The debug ID a built file carries in its `//# debugId=` comment, or undefined. */
+export function readDebugId(code) {
+  return DEBUG_ID_LINE.exec(code.slice(-200))?.[1];
+}
