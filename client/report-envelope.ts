@@ -78,9 +78,25 @@ export function parseStack(stack: string | undefined): Frame[] {
   return frames.reverse();
 }
 
-function exceptionOf(error: unknown, mechanism: string) {
+/**
+ * Sentry's `debug_meta` for the files in `frames`: each chunk registers its debug ID under a stack
+ * captured inside it (scripts/debug-ids.mjs), whose innermost frame names the file, as @sentry/core
+ * reads them (applyDebugIds, applyDebugMeta). With it Sentry finds each file's uploaded source map.
+ */
+function debugMeta(frames: Frame[]) {
+  const registered = (globalThis as { _sentryDebugIds?: Record<string, string> })._sentryDebugIds ?? {};
+  const idOf = new Map<string, string>();
+  for (const [stack, id] of Object.entries(registered)) {
+    const file = parseStack(stack).at(-1)?.filename;
+    if (file) idOf.set(file, id);
+  }
+  const files = new Set(frames.map((frame) => frame.filename).filter((file) => idOf.has(file)));
+  const images = [...files].map((file) => ({ type: "sourcemap", code_file: file, debug_id: idOf.get(file) }));
+  return images.length > 0 ? { debug_meta: { images } } : {};
+}
+
+function exceptionOf(error: unknown, frames: Frame[], mechanism: string) {
   const isError = error instanceof Error;
-  const frames = isError ? parseStack(error.stack) : [];
   return {
     type: truncate(isError ? error.name : "Error"),
     value: truncate(isError ? error.message : String(error)),
@@ -94,6 +110,7 @@ export function writeEnvelope(dsn: string, error: unknown, mechanism: string, re
   const eventId = crypto.randomUUID().replaceAll("-", "");
   const sdk = { name: "verge.reporter", version: "1.0.0" };
   const digest = (error as { digest?: unknown } | null)?.digest;
+  const frames = error instanceof Error ? parseStack(error.stack) : [];
   const event = JSON.stringify({
     event_id: eventId,
     timestamp: Date.now() / 1000,
@@ -102,7 +119,8 @@ export function writeEnvelope(dsn: string, error: unknown, mechanism: string, re
     release,
     sdk,
     request: { url: truncate(location.href), headers: { "User-Agent": navigator.userAgent } },
-    exception: { values: [exceptionOf(error, mechanism)] },
+    exception: { values: [exceptionOf(error, frames, mechanism)] },
+    ...debugMeta(frames),
     ...(typeof digest === "string" ? { tags: { digest: truncate(digest) } } : {}),
   });
   const header = JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString(), dsn, sdk });

@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, inject, it } from "vitest";
+import { readDebugId } from "../../scripts/debug-ids.mjs";
 import { clientChunks, readBuild, root } from "../node/dist";
 import { eventOf } from "../support/envelope";
 import { ingestControl, ingestEnvelopes, openPage, useBrowser } from "./support";
@@ -43,6 +44,37 @@ describe("readable stacks", () => {
     expect(event.debug_meta.images).toEqual([
       { type: "sourcemap", code_file: workerFile, debug_id: await keptDebugId("worker.js") },
     ]);
+  });
+
+  it("a client render error's envelope names the debug ID of the chunk that threw", async () => {
+    const { page, context } = await openPage(browser());
+    await page.goto("/errors");
+    const fallback = page.getByTestId("app-error");
+    await expect
+      .poll(async () => {
+        await page
+          .getByTestId("throw-client")
+          .click({ timeout: 1000 })
+          .catch(() => {});
+        return fallback.isVisible();
+      })
+      .toBe(true);
+    await expect.poll(async () => (await ingestEnvelopes()).length, { timeout: 10_000 }).toBe(1);
+    const event = eventOf((await ingestEnvelopes())[0]!)!;
+    await context.close();
+    const thrower = event.exception.values[0].stacktrace.frames.at(-1).filename as string;
+    const chunk = new URL(thrower).pathname.slice(1); // "assets/chunk-X.js"
+    const images: { type: string; code_file: string; debug_id: string }[] = event.debug_meta.images;
+    expect(images).toContainEqual({
+      type: "sourcemap",
+      code_file: thrower,
+      debug_id: await keptDebugId(chunk),
+    });
+    // Every file in the frames that is a chunk is named, each with its own debug ID.
+    for (const image of images) {
+      const name = new URL(image.code_file).pathname.slice(1);
+      expect(image.debug_id).toBe(readDebugId(clientChunks().get(path.basename(name))!));
+    }
   });
 
   it("serves no source map: /assets/<chunk>.js.map is a 404", async () => {
