@@ -19,6 +19,11 @@ export interface LogLine {
   digest?: string;
   message?: string;
   stack?: string;
+  /**
+   * The build id (the client manifest's), on lines with errors: `npm run logs` finds the source
+   * maps of the bundle that wrote the stack by it.
+   */
+  build?: string;
   /** Every later error of the same request (two failing streamed sections, say). */
   errors?: CapturedError[];
   [field: string]: unknown;
@@ -85,6 +90,7 @@ export function requestLogger(write: (line: string) => void = stdout): Middlewar
         ray,
         ...log.fields,
         ...first,
+        ...(first ? { build: c.get("app").manifest.build } : {}),
         ...(later.length > 0 ? { errors: later } : {}),
       };
       write(JSON.stringify(line));

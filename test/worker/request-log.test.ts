@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { env } from "cloudflare:workers";
 import { request } from "./html";
-import { fixtureRequest } from "./apps";
+import { fixtureRequest, manifest } from "./apps";
 import { recordingApp } from "./recording-app";
 
 let spy: MockInstance<typeof console.log>;
@@ -95,6 +95,13 @@ describe("the request log", () => {
     expect(body).toContain(`Digest: <code data-testid="digest">${line.digest}</code>`);
     expect(line.message).toBe("Loader failed on purpose (/errors/loader)");
     expect(line.stack).toContain("errors-loader");
+  });
+
+  it("names the build on a line with an error, so its stack can be mapped to the sources", async () => {
+    const { line } = await logged("/errors/loader");
+    expect(line.build).toBe(manifest.build);
+    const { line: fine } = await logged("/");
+    expect(fine).not.toHaveProperty("build");
   });
 
   it("logs refused methods with their method and status", async () => {
