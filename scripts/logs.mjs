@@ -1,12 +1,16 @@
 // `npm run logs`: reads verge's JSON log lines from stdin (`npm run tail`, `npm run dev`, or a
-// saved file), keeps those matching the filters, and prints them readably (or as JSON with --json).
+// saved file), keeps those matching the filters, and prints them readably (or as JSON with --json),
+// their stacks mapped back to the sources (scripts/symbolicate.mjs) unless --raw.
 //   npm run tail | npm run logs -- --status 5xx
 //   npm run logs -- --digest k3j9x0a1b2c < saved.log
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { escapeControls, jsonValues, lineFilter, requestLines, safeJson } from "./log-records.mjs";
+import { symbolicateLine, symbolicator } from "./symbolicate.mjs";
 
 const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|relay|asset]
-                     [--path /exact | --path '/prefix*'] [--json]  < log output`;
+                     [--path /exact | --path '/prefix*'] [--json] [--raw]  < log output
+  --raw  print stack frames as logged (by default they are mapped to src/ with the build's source maps)`;
 
 let options;
 let keep;
@@ -19,6 +23,7 @@ try {
       kind: { type: "string" },
       path: { type: "string" },
       json: { type: "boolean", default: false },
+      raw: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   }));
@@ -83,9 +88,19 @@ function pretty(line) {
   return out.join("\n");
 }
 
+const symbolicate = symbolicator({
+  appDir: path.resolve(import.meta.dirname, "../dist"),
+  onMissing: (build) =>
+    console.error(
+      `[logs] no source maps for build ${build} in dist/sourcemaps/: its frames are left as logged`,
+    ),
+});
+
 const feed = jsonValues((value) => {
-  for (const line of requestLines(value)) {
-    if (keep(line)) process.stdout.write(`${options.json ? safeJson(line) : pretty(line)}\n`);
+  for (const found of requestLines(value)) {
+    if (!keep(found)) continue;
+    const line = options.raw ? found : symbolicateLine(found, symbolicate);
+    process.stdout.write(`${options.json ? safeJson(line) : pretty(line)}\n`);
   }
 });
 process.stdin.setEncoding("utf8");

@@ -1,12 +1,14 @@
 // Readable stacks with the production bundles under wrangler dev: Sentry events name the debug ID
-// of each bundle their frames are in, and no source map is served.
+// of each bundle their frames are in, no source map is served, and `npm run logs` maps a stack
+// the worker logged back to the sources.
+import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import { readDebugId } from "../../scripts/debug-ids.mjs";
 import { clientChunks, readBuild, root } from "../node/dist";
 import { eventOf } from "../support/envelope";
-import { ingestControl, ingestEnvelopes, openPage, useBrowser } from "./support";
+import { ingestControl, ingestEnvelopes, logLines, openPage, useBrowser } from "./support";
 
 const browser = useBrowser();
 beforeEach(async () => {
@@ -20,6 +22,13 @@ async function keptDebugId(name: string): Promise<string> {
     await readFile(path.join(root, "dist/sourcemaps", manifest.build, `${name}.map`), "utf8"),
   );
   return map.debug_id;
+}
+
+/** The line and column (1-based) where `text` starts in a source file. */
+async function positionOf(file: string, text: string): Promise<string> {
+  const lines = (await readFile(path.join(root, file), "utf8")).split("\n");
+  const line = lines.findIndex((l) => l.includes(text));
+  return `${line + 1}:${lines[line]!.indexOf(text) + 1}`;
 }
 
 async function loaderFailure() {
@@ -83,5 +92,20 @@ describe("readable stacks", () => {
       expect(response.status, name).toBe(404);
       expect(await response.text()).not.toContain('"mappings"');
     }
+  });
+
+  it("npm run logs prints the logged stack of a loader error at its line in src/", async () => {
+    const digest = await loaderFailure();
+    await expect.poll(async () => (await logLines()).map((line) => line.digest)).toContain(digest);
+    const logs = spawnSync(process.execPath, ["scripts/logs.mjs", "--digest", digest], {
+      cwd: root,
+      input: await readFile(inject("logFile"), "utf8"),
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(logs.stderr).toBe("");
+    const where = await positionOf("src/app/pages/errors-loader.tsx", "new Error(");
+    expect(logs.stdout).toContain(`(src/app/pages/errors-loader.tsx:${where})`);
+    expect(logs.stdout).not.toMatch(/worker\.js:\d+:\d+/);
   });
 });
