@@ -29,6 +29,7 @@ import {
   type Redirect,
 } from "../shared/route-module";
 import type { AppContext } from "./context";
+import { pageEnv } from "./d1-session";
 
 /**
  * Whether the caller is our client script: it always sends the action name in X-Action,
@@ -65,7 +66,7 @@ function typedValues(fields: Fields): Record<string, string> {
 
 async function run(c: AppContext, action: Action, url: URL, params: Params, fields: Fields) {
   try {
-    return await action({ request: c.req.raw, url, params, env: c.env, ctx: c.executionCtx, fields });
+    return await action({ request: c.req.raw, url, params, env: pageEnv(c), ctx: c.executionCtx, fields });
   } catch (thrown) {
     if (isRedirect(thrown)) return thrown;
     throw thrown;

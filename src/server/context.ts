@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppDefinition } from "../shared/route-module";
 import type { ClientManifest } from "./manifest";
 import type { CapturedError, ErrorReport } from "./capture";
+import type { D1State } from "./d1-session";
 
 /** What kind of request this is: decided once, at the top (dispatch.ts), and logged. */
 export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
@@ -41,6 +42,8 @@ export interface AppEnv {
     capture: (error: unknown) => string;
     /** The CSP nonce for this response (headers.ts); hono/secure-headers reads the same key. */
     secureHeadersNonce?: string;
+    /** This request's D1 session and what page code's env holds (d1-session.ts), once asked for. */
+    d1?: D1State;
   };
 }
 

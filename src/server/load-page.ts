@@ -9,6 +9,7 @@ import {
 } from "../shared/route-module";
 import { STATUS, type PageData, type Params } from "../shared/protocol";
 import type { AppContext } from "./context";
+import { pageEnv } from "./d1-session";
 
 export interface LoadedPage {
   page: PageData;
@@ -72,7 +73,7 @@ function loaderArgs(c: AppContext, url: URL, params: Params, request: Request | 
     },
     url,
     params,
-    env: c.env,
+    env: pageEnv(c),
     ctx: c.executionCtx,
   };
 }

@@ -21,6 +21,11 @@ export const BUILD_HEADER = "X-Build";
 export const D1_BOOKMARK_HEADER = "X-D1-Bookmark";
 /** ...and in this cookie for documents and plain form posts (HttpOnly: only the server reads it). */
 export const D1_BOOKMARK_COOKIE = "d1-bookmark";
+/**
+ * How long a write's bookmark is sent back (the cookie's Max-Age; the client's copy too): replicas
+ * lag far less, and reads past it start anywhere again (and may be served from caches).
+ */
+export const D1_BOOKMARK_MAX_AGE_S = 60;
 /** Action name for requests made by JavaScript. */
 export const ACTION_HEADER = "X-Action";
 /** Action name for plain HTML forms. */

@@ -4,12 +4,21 @@ import type { ComponentType, ReactNode } from "react";
 import { STATUS, type ActionFailure, type FieldErrors, type Params } from "./protocol";
 import { route, type RouteDefinition } from "./routing";
 
+/** What page code may do with D1: a session's queries (no exec, no session of its own). */
+export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
+
+/**
+ * The Worker's bindings as loaders and actions get them: `DB` is the request's D1 session (reads
+ * near the visitor, yet every write of theirs seen), made by the runtime.
+ */
+export type PageEnv = Omit<Env, "DB"> & { DB: D1Session };
+
 export interface LoaderArgs {
   request: Request;
   /** The page URL, without the page-data marker parameter. */
   url: URL;
   params: Params;
-  env: Env;
+  env: PageEnv;
   /** For work that may outlive the response (ctx.waitUntil). */
   ctx: Pick<ExecutionContext, "waitUntil">;
 }

@@ -1,4 +1,6 @@
 // Every guestbook query: parameterised, and each write a single statement so nothing is half-written.
+import type { D1Session } from "../../shared/route-module";
+
 export interface GuestbookEntry {
   id: number;
   name: string;
@@ -30,7 +32,7 @@ interface Row {
  * no entry: its LIMIT is 0, which SQLite checks before its OFFSET walks the index (a WHERE on
  * the counter would not do: measured, the walk still read every row).
  */
-export async function listEntries(db: D1Database, page: number): Promise<EntryPage> {
+export async function listEntries(db: D1Session, page: number): Promise<EntryPage> {
   const skip = (page - 1) * PAGE_SIZE;
   const [count, rows] = await db.batch<unknown>([
     db.prepare(`SELECT ${TOTAL} AS total`),
@@ -67,7 +69,7 @@ async function storedKey(formKey: string, name: string, message: string): Promis
  * Returns the new id, or null when that form and content were already stored.
  */
 export async function addEntry(
-  db: D1Database,
+  db: D1Session,
   entry: { name: string; message: string; formKey: string },
 ): Promise<number | null> {
   const key = await storedKey(entry.formKey, entry.name, entry.message);

@@ -4,7 +4,14 @@ import { Form, newIdempotencyKey } from "../../shared/form";
 import { Field, SubmitButton } from "../../shared/form-fields";
 import { validate } from "../../shared/validate";
 import { IDEMPOTENCY_FIELD, STATUS } from "../../shared/protocol";
-import { invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "../../shared/route-module";
+import {
+  invalid,
+  redirect,
+  type Actions,
+  type LoaderArgs,
+  type PageEnv,
+  type PageProps,
+} from "../../shared/route-module";
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;
@@ -41,7 +48,7 @@ function keyOf(raw: string | undefined): string {
 }
 
 /** Whether this visitor (by IP, as the relay counts) may sign again now; only writes are counted. */
-async function withinLimit(env: Env, request: Request): Promise<boolean> {
+async function withinLimit(env: PageEnv, request: Request): Promise<boolean> {
   const outcome = await env.SIGN_LIMITER.limit({ key: request.headers.get("CF-Connecting-IP") ?? "unknown" });
   return outcome.success;
 }

@@ -1,0 +1,168 @@
+// One D1 session per request (read replication, the Sessions API): page code's `env.DB` is it.
+// Reads start from the visitor's bookmark or anywhere, actions at the primary; a write's bookmark goes back.
+import type { MiddlewareHandler } from "hono";
+import { generateCookie, getCookie } from "hono/cookie";
+import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, D1_BOOKMARK_MAX_AGE_S } from "../shared/protocol";
+import type { D1Session, PageEnv } from "../shared/route-module";
+import type { AppContext, AppEnv } from "./context";
+import { isScriptRequest } from "./actions";
+
+/**
+ * D1's bookmark, as Durable Object storage (which D1 runs on) writes it: four fixed-width
+ * lower-case hex fields, `0000007b-0000b26e-00001538-0c3e87bb37b3db5cc52eedb93cd3b96b`. Fixed
+ * widths are what make bookmarks compare as strings; the binding checks nothing and keeps the
+ * greater string, so one like "zzz" would outrank every real bookmark for the whole session.
+ */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+/** Longer values are refused before any other look. */
+export const MAX_BOOKMARK_BYTES = 256;
+/** The one binding page code gets as a session: a bookmark belongs to one database. */
+const BINDING = "DB";
+
+export interface D1State {
+  env: PageEnv;
+  session?: D1DatabaseSession;
+  /** What page code holds: the session, watched for writes and where D1 served it. */
+  db?: D1Session;
+  /** The visitor's valid bookmark the session started from (reads only). */
+  from?: string;
+  /** Whether a statement that may write ran: any but a single SELECT. */
+  wrote: boolean;
+}
+
+export function isBookmark(value: string | null | undefined): value is string {
+  return typeof value === "string" && value.length <= MAX_BOOKMARK_BYTES && BOOKMARK.test(value);
+}
+
+function logField(c: AppContext, name: string, value: unknown): void {
+  (c.get("log").fields ??= {})[name] = value;
+}
+
+/** The visitor's bookmark (header from our client, cookie for documents): the newer valid one. */
+function visitorBookmark(c: AppContext): string | undefined {
+  const offered = [c.req.header(D1_BOOKMARK_HEADER), getCookie(c, D1_BOOKMARK_COOKIE)].filter(
+    (value) => value !== undefined,
+  );
+  const valid = offered.filter(isBookmark).sort();
+  if (valid.length < offered.length) logField(c, "d1_bookmark", "ignored");
+  return valid.at(-1);
+}
+
+/** Page code's env: the Worker's bindings, but `DB` is this request's session, opened on first use. */
+export function pageEnv(c: AppContext): PageEnv {
+  const known = c.get("d1");
+  if (known) return known.env;
+  const state: D1State = { env: { ...c.env } as unknown as PageEnv, wrote: false };
+  c.set("d1", state);
+  if (c.env?.[BINDING]) {
+    Object.defineProperty(state.env, BINDING, { enumerable: true, get: () => (state.db ??= open(c, state)) });
+  }
+  return state.env;
+}
+
+function open(c: AppContext, state: D1State): D1Session {
+  // An action may write and must read what it wrote on: the primary is newer than any bookmark.
+  const action = c.get("log").kind === "action";
+  state.from = action ? undefined : visitorBookmark(c);
+  if (state.from) logField(c, "d1_bookmark", "used");
+  const session = c.env[BINDING].withSession(
+    action ? "first-primary" : (state.from ?? "first-unconstrained"),
+  );
+  state.session = session;
+  const note = <R extends D1Result<unknown>>(result: R): R => {
+    const where = servedBy(result.meta);
+    if (where) logField(c, "d1_served_by", where);
+    return result;
+  };
+  return {
+    prepare: (sql) => watch(state, session.prepare(sql), !readsOnly(sql), note),
+    async batch<T = unknown>(statements: D1PreparedStatement[]) {
+      const own = statements.map((statement) => {
+        const known = watched.get(statement);
+        if (known?.writes) state.wrote = true;
+        return known?.statement ?? statement;
+      });
+      const results = await session.batch<T>(own);
+      results.forEach(note);
+      return results;
+    },
+  };
+}
+
+/** Where D1 ran a query, as its result says: region and role in production, a name locally. */
+function servedBy(meta: D1Result["meta"] | undefined): string | undefined {
+  if (!meta) return undefined;
+  const region = meta.served_by_region ?? meta.served_by_colo;
+  if (typeof region === "string") {
+    const role = meta.served_by_primary === undefined ? "" : meta.served_by_primary ? " primary" : " replica";
+    return `${region}${role}`.slice(0, 64);
+  }
+  return typeof meta.served_by === "string" ? meta.served_by.slice(0, 64) : undefined;
+}
+
+/** Leading whitespace, comments and parentheses: what may come before a statement's first keyword. */
+const LEADING = /^(?:\s|--[^\n]*|\/\*[\s\S]*?\*\/|\()*/;
+
+/**
+ * Whether `sql` only reads: a single SELECT (SQLite's never writes). Anything else counts as a
+ * write, WITH and PRAGMA included: an unneeded bookmark costs a little, a missing one shows a
+ * visitor a page without what they just wrote.
+ */
+export function readsOnly(sql: string): boolean {
+  const rest = sql.replace(LEADING, "");
+  const end = rest.indexOf(";");
+  return /^select\b/i.test(rest) && (end < 0 || rest.slice(end + 1).trim() === "");
+}
+
+/** Statements handed to page code, to the session's own (batch() takes only those). */
+const watched = new WeakMap<object, { statement: D1PreparedStatement; writes: boolean }>();
+
+function watch(
+  state: D1State,
+  statement: D1PreparedStatement,
+  writes: boolean,
+  note: <R extends D1Result<unknown>>(result: R) => R,
+): D1PreparedStatement {
+  // Marked before it runs: a write whose answer is lost may still have been applied.
+  const ran = () => void (writes && (state.wrote = true));
+  const handle = {
+    bind: (...values: unknown[]) => watch(state, statement.bind(...values), writes, note),
+    first: (column?: string) => (ran(), column === undefined ? statement.first() : statement.first(column)),
+    run: () => (ran(), statement.run().then(note)),
+    all: () => (ran(), statement.all().then(note)),
+    raw: (options?: { columnNames?: boolean }) => (ran(), statement.raw(options as { columnNames: true })),
+  } as unknown as D1PreparedStatement;
+  watched.set(handle, { statement, writes });
+  return handle;
+}
+
+/**
+ * Sends the bookmark back: after an action that wrote, in the cookie (documents read it) and,
+ * to our client, in the header; on page data read from the visitor's bookmark, the session's
+ * newer one (the client keeps the latest). Every other answer carries none.
+ */
+export function d1Bookmarks(): MiddlewareHandler<AppEnv> {
+  return async function d1Bookmarks(c, next) {
+    await next();
+    const state = c.get("d1");
+    const bookmark = state?.session?.getBookmark();
+    if (!state || !bookmark) return;
+    const kind = c.get("log").kind;
+    const sends = (kind === "action" && state.wrote) || (kind === "data" && state.from !== undefined);
+    if (!sends) return;
+    // Never send what would be refused on its way back.
+    if (!isBookmark(bookmark)) return logField(c, "d1_bookmark", "unrecognised");
+    if (kind === "data" || isScriptRequest(c.req.raw)) c.res.headers.set(D1_BOOKMARK_HEADER, bookmark);
+    if (kind === "action") {
+      const cookie = generateCookie(D1_BOOKMARK_COOKIE, bookmark, {
+        httpOnly: true,
+        sameSite: "Lax",
+        path: "/",
+        secure: new URL(c.req.url).protocol === "https:",
+        maxAge: D1_BOOKMARK_MAX_AGE_S,
+      });
+      c.res.headers.append("Set-Cookie", cookie);
+      logField(c, "d1_bookmark", "sent");
+    }
+  };
+}

@@ -1,0 +1,164 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ORIGIN, postForm, postScript, uniqueName } from "./action-helpers";
+import { cookieOf, formSign, productOn, scriptSign, spyD1 } from "./d1-doubles";
+import { page } from "../../src/shared/route-module";
+import { D1_BOOKMARK_HEADER } from "../../src/shared/protocol";
+import { readsOnly } from "../../src/server/d1-session";
+import type { ActionSuccess } from "../../src/shared/protocol";
+
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+const get = (path: string, headers: Record<string, string> = {}) =>
+  exports.default.fetch(`${ORIGIN}${path}`, { headers });
+const data = (headers: Record<string, string> = {}) =>
+  get("/guestbook?_data=1", { "X-Page-Data": "1", ...headers });
+
+/** A JavaScript sign's answer and the bookmark it sent back. */
+async function signed(name: string) {
+  const response = await postScript("sign", { name, message: "bookmarked", _key: crypto.randomUUID() });
+  expect(response.status).toBe(200);
+  const bookmark = response.headers.get(D1_BOOKMARK_HEADER);
+  expect(bookmark).toMatch(BOOKMARK);
+  return { response, bookmark: bookmark! };
+}
+
+describe("the D1 bookmark after a write", () => {
+  it("goes back in an HttpOnly, SameSite=Lax cookie after a plain form sign", async () => {
+    const response = await postForm({ _action: "sign", name: uniqueName("cookie"), message: "hi" });
+    expect(response.status).toBe(303);
+    const cookie = response.headers.get("Set-Cookie")!;
+    const [, bookmark] = cookie.match(/^d1-bookmark=([^;]+); Max-Age=60; Path=\/; HttpOnly; SameSite=Lax$/)!;
+    expect(bookmark).toMatch(BOOKMARK);
+    expect(response.headers.has(D1_BOOKMARK_HEADER)).toBe(false);
+  });
+
+  it("marks the cookie Secure when the site is served over https", async () => {
+    const sign = productOn(spyD1().DB);
+    const { response } = await sign(
+      "https://verge.example/guestbook",
+      formSign({ name: uniqueName("https"), message: "hi" }, { Origin: "https://verge.example" }),
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Set-Cookie")).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+  });
+
+  it("advances with each sign and comes back in the header and the cookie of a JavaScript sign", async () => {
+    const first = await signed(uniqueName("first"));
+    const second = await signed(uniqueName("second"));
+    expect(second.bookmark > first.bookmark).toBe(true);
+    expect(cookieOf(second.response)).toBe(`d1-bookmark=${second.bookmark}`);
+  });
+
+  it("lets the next document read with the cookie see the entry", async () => {
+    const name = uniqueName("doc");
+    const signedForm = await postForm({ _action: "sign", name, message: "after the redirect" });
+    const next = await get("/guestbook", { Cookie: cookieOf(signedForm)! });
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain(name);
+    expect(next.headers.has("Set-Cookie")).toBe(false);
+  });
+
+  it("lets the next page data read with the header see the entry, and answers a bookmark as new", async () => {
+    const name = uniqueName("data");
+    const { bookmark } = await signed(name);
+    const next = await data({ [D1_BOOKMARK_HEADER]: bookmark });
+    expect(next.status).toBe(200);
+    expect(JSON.stringify(await next.json())).toContain(name);
+    expect(next.headers.get(D1_BOOKMARK_HEADER)! >= bookmark).toBe(true);
+    expect(next.headers.has("Set-Cookie")).toBe(false);
+  });
+
+  it("is sent even when the same form and content were already stored (nothing new written)", async () => {
+    // The first answer may have been lost: the visitor still needs a bookmark that covers the row.
+    const fields = { name: uniqueName("again"), message: "twice", _key: crypto.randomUUID() };
+    await postScript("sign", fields);
+    const again = await postScript("sign", fields);
+    expect(((await again.json()) as ActionSuccess).result).toEqual({ created: false });
+    expect(again.headers.get(D1_BOOKMARK_HEADER)).toMatch(BOOKMARK);
+  });
+});
+
+describe("requests without a write", () => {
+  it("carry no bookmark back: documents and page data read without one", async () => {
+    for (const response of [await get("/guestbook"), await data()]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.has("Set-Cookie")).toBe(false);
+      expect(response.headers.has(D1_BOOKMARK_HEADER)).toBe(false);
+    }
+  });
+
+  it("set no cookie when the sign is refused (422)", async () => {
+    const response = await postForm({ _action: "sign", name: "", message: "no name" });
+    expect(response.status).toBe(422);
+    expect(response.headers.has("Set-Cookie")).toBe(false);
+  });
+
+  it("set no cookie after an action that only reads", async () => {
+    const routes = [
+      page("/count", async () => ({
+        default: () => null,
+        title: "Count",
+        actions: {
+          count: async ({ env }) => env.DB.prepare("SELECT COUNT(*) AS n FROM guestbook").first("n"),
+        },
+      })),
+    ];
+    const { withSession, DB } = spyD1();
+    const { response } = await productOn(DB, routes)("/count", scriptSign({}, { "X-Action": "count" }));
+    expect(response.status).toBe(200);
+    expect(withSession).toHaveBeenCalledWith("first-primary");
+    expect(response.headers.has("Set-Cookie")).toBe(false);
+    expect(response.headers.has(D1_BOOKMARK_HEADER)).toBe(false);
+  });
+});
+
+describe("the request's D1 session", () => {
+  it("is opened once for a JavaScript sign and its revalidated page, at the primary", async () => {
+    const { withSession, DB } = spyD1();
+    const { response } = await productOn(DB)(
+      "/guestbook",
+      scriptSign({ name: uniqueName("once"), message: "1" }),
+    );
+    expect(response.status).toBe(200);
+    expect(withSession.mock.calls).toEqual([["first-primary"]]);
+  });
+
+  it("is opened once per read, anywhere without a bookmark and from the visitor's with one", async () => {
+    const { withSession, DB } = spyD1();
+    const request = productOn(DB);
+    const { bookmark } = await signed(uniqueName("from"));
+    await request("/guestbook");
+    await request("/guestbook?_data=1", { headers: { "X-Page-Data": "1", [D1_BOOKMARK_HEADER]: bookmark } });
+    await request("/guestbook", { headers: { Cookie: `d1-bookmark=${bookmark}` } });
+    expect(withSession.mock.calls).toEqual([["first-unconstrained"], [bookmark], [bookmark]]);
+  });
+
+  it("is not opened for a page that does not use D1", async () => {
+    const { withSession, DB } = spyD1();
+    const { response } = await productOn(DB)("/");
+    expect(response.status).toBe(200);
+    expect(withSession).not.toHaveBeenCalled();
+  });
+
+  it("puts where D1 served the reads on the log line", async () => {
+    const { line } = await productOn(spyD1().DB)("/guestbook");
+    // The local runtime names itself; D1 in production gives the region and whether it was the primary.
+    expect(line).toMatchObject({ route: "/guestbook", d1_served_by: "miniflare.db" });
+  });
+});
+
+describe("what counts as a write", () => {
+  it("is every statement but a single SELECT", () => {
+    const reads = ["SELECT 1", "  -- why\n /* how */ (SELECT 1);  ", "select * from guestbook;"];
+    const writes = [
+      "INSERT INTO guestbook (name) VALUES ('a') RETURNING id",
+      "WITH t AS (SELECT 1) DELETE FROM guestbook",
+      "SELECT 1; DELETE FROM guestbook",
+      "PRAGMA user_version = 2",
+      "-- only a comment",
+      "selected",
+    ];
+    expect(reads.filter(readsOnly)).toEqual(reads);
+    expect(writes.filter(readsOnly)).toEqual([]);
+  });
+});
