@@ -8,6 +8,7 @@ import {
   type ActionResponse,
 } from "../src/shared/protocol";
 import type { SubmitOutcome } from "../src/shared/router-context";
+import { keepBookmark, withBookmark } from "./bookmark";
 
 function formBody(form: HTMLFormElement): URLSearchParams {
   const body = new URLSearchParams();
@@ -27,14 +28,15 @@ export async function submitForm(
   try {
     response = await fetch(form.action, {
       method: "POST",
-      headers: {
+      headers: withBookmark({
         [ACTION_HEADER]: actionName,
         [BUILD_HEADER]: build,
         Accept: JSON_MEDIA_TYPE,
         "Content-Type": FORM_URLENCODED,
-      },
+      }),
       body: formBody(form),
     });
+    keepBookmark(response, true);
   } catch {
     return {
       kind: "failed",

@@ -1,6 +1,7 @@
 // Page-data requests, and the short-lived cache that makes a click after hover, focus or touch instant.
 import { BUILD_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM, STATUS } from "../src/shared/protocol";
 import type { ErrorPayload, PageData, RedirectPayload } from "../src/shared/protocol";
+import { keepBookmark, withBookmark } from "./bookmark";
 
 /** A page to render, a loader failure to show, a redirect to follow, or null: do a full page load. */
 export type Answer = { page: PageData } | { error: ErrorPayload } | RedirectPayload | null;
@@ -17,9 +18,10 @@ export async function requestPage(url: URL, build: string, signal?: AbortSignal)
   target.hash = "";
   target.searchParams.set(PAGE_DATA_PARAM, "1");
   const response = await fetch(target, {
-    headers: { [PAGE_DATA_HEADER]: "1", [BUILD_HEADER]: build },
+    headers: withBookmark({ [PAGE_DATA_HEADER]: "1", [BUILD_HEADER]: build }),
     signal,
   });
+  keepBookmark(response);
   // Followed HTTP redirects (a proxy, a login wall): this is another address's answer, and
   // showing it under the requested one would lie; the document load lets the browser follow.
   if (response.redirected) return null;
