@@ -18,6 +18,7 @@ import { loadPage } from "./load-page";
 import { settleDeferred } from "./deferred";
 import { renderDocument } from "./document";
 import { answerHeaders } from "./headers";
+import { forgetPage } from "./page-cache";
 import { jsonResponse, redirectResponse } from "./respond";
 import {
   isInvalid,
@@ -50,9 +51,10 @@ async function findAction(c: AppContext, url: URL, name: string | undefined, scr
   const match = matchRoute(c.get("app").routes, url.pathname);
   if (!match) throw unknownAction(script);
   c.get("log").route = match.route.path;
-  const actions = (await match.route.load()).actions ?? {};
+  const module = await match.route.load();
+  const actions = module.actions ?? {};
   if (!name || !Object.hasOwn(actions, name)) throw unknownAction(script);
-  return { action: actions[name]!, params: match.params };
+  return { action: actions[name]!, params: match.params, module };
 }
 
 /** Form fields the framework uses are not the typed values a re-rendered form shows. */
@@ -93,9 +95,11 @@ export async function actionResponse(c: AppContext): Promise<Response> {
     throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, formTooLarge);
   });
   const fields = await readFields(request, type);
-  const { action, params } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
+  const { action, params, module } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
 
   const outcome = await run(c, action, url, params, fields);
+  // Done (or sent elsewhere): the page's cached answers in this location no longer hold.
+  if (!isInvalid(outcome)) await forgetPage(c, url, module);
   if (isRedirect(outcome)) return redirected(c, url, outcome, script);
   if (isInvalid(outcome)) {
     const { fieldErrors, message, status, headers } = outcome;

@@ -8,6 +8,9 @@ import type { D1State } from "./d1-session";
 /** What kind of request this is: decided once, at the top (dispatch.ts), and logged. */
 export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
 
+/** How a page that opts into the edge cache was answered (page-cache.ts), on its log line. */
+export type CacheState = "hit" | "stale" | "miss" | "bypass";
+
 /** How a failure is answered: a page, page-data JSON, action JSON, or plain text. */
 export type ErrorFormat = "html" | "data" | "action" | "text";
 

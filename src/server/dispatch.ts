@@ -8,6 +8,7 @@ import { errorResponse, HttpError } from "./errors";
 import { loadPage } from "./load-page";
 import { pageDataResponse, pageUrl } from "./page-data";
 import { renderDocument } from "./document";
+import { cachedAnswer } from "./page-cache";
 import { actionResponse, isScriptRequest } from "./actions";
 import { relayPath, relayResponse } from "./relay";
 import { redirectResponse } from "./respond";
@@ -44,9 +45,11 @@ function errorFormatOf(kind: RequestKind, request: Request): ErrorFormat {
 
 async function documentResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
-  const loaded = await loadPage(c, url, c.req.raw);
-  if (isRedirect(loaded)) return redirectResponse(redirectLocation(loaded, url), STATUS.seeOther);
-  return renderDocument(c, loaded);
+  return cachedAnswer(c, "html", url, async () => {
+    const loaded = await loadPage(c, url, c.req.raw);
+    if (isRedirect(loaded)) return redirectResponse(redirectLocation(loaded, url), STATUS.seeOther);
+    return renderDocument(c, loaded);
+  });
 }
 
 const bodyTooLarge = () =>

@@ -1,7 +1,7 @@
 // One JSON log line per request, on stdout: readable in `wrangler tail --format json`,
 // Workers Logs, and `npm run dev` alike (pipe either into `npm run logs`).
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv, RequestLog } from "./context";
+import type { AppEnv, CacheState, RequestLog } from "./context";
 import type { CapturedError } from "./capture";
 import { waitUntil } from "./capture";
 
@@ -15,6 +15,8 @@ export interface LogLine {
   status: number;
   ms: number;
   ray: string;
+  /** Pages that opt into the edge cache only. */
+  cache?: CacheState;
   /** The first error the request captured. */
   digest?: string;
   message?: string;

@@ -7,6 +7,7 @@ import { settleDeferred } from "./deferred";
 import { HttpError } from "./errors";
 import { answerHeaders } from "./headers";
 import { jsonResponse } from "./respond";
+import { cachedAnswer } from "./page-cache";
 
 /** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
 export function pageUrl(request: Request): URL {
@@ -29,6 +30,10 @@ export function assertSameBuild(c: AppContext): void {
 export async function pageDataResponse(c: AppContext): Promise<Response> {
   assertSameBuild(c);
   const url = pageUrl(c.req.raw);
+  return cachedAnswer(c, "data", url, () => loadPageData(c, url));
+}
+
+async function loadPageData(c: AppContext, url: URL): Promise<Response> {
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
   const loaded = await loadPage(c, url, request);
   if (isRedirect(loaded)) {

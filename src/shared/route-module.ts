@@ -68,6 +68,18 @@ export interface RouteModule {
    * "private, no-cache", page data "private, no-store" (server/headers.ts).
    */
   cacheControl?: { html?: string; data?: string };
+  /**
+   * Server only: lets this location's edge cache keep the page's HTML and page data
+   * (server/page-cache.ts). Only for pages whose answer is the same for every visitor.
+   */
+  cache?: CachePolicy;
+}
+
+/** How long a cached page is served (seconds): fresh for `maxAge`, then stale while it is refreshed. */
+export interface CachePolicy {
+  maxAge: number;
+  /** Past maxAge, how long the old answer is still served while one request renders anew (default 0). */
+  staleWhileRevalidate?: number;
 }
 
 const REDIRECT = Symbol.for("verge.redirect");

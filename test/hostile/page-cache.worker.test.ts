@@ -1,0 +1,87 @@
+// The edge cache against what could leak between visitors: the placeholder nonce a stored page
+// carries, a nonce a page chose itself, a form key, a nonce shown as text.
+import { describe, expect, it } from "vitest";
+import { cacheApp, fresh, OWN_NONCE, pageData, storedPlaceholder, type Visit } from "../worker/cache-app";
+import { cspNonce, scriptsAndLinks } from "../worker/html";
+import { manifest } from "../worker/apps";
+
+const { visit } = cacheApp();
+
+/** Everything a visitor received: status line aside, every header and the body. */
+const received = ({ response, body }: Visit) => `${[...response.headers].flat().join("\n")}\n${body}`;
+
+describe("a cached page", () => {
+  it("never sends its placeholder nonce: not on a miss, a hit, HEAD or page data", async () => {
+    const path = fresh("/counted");
+    const visits = [await visit(path)];
+    const placeholder = await storedPlaceholder(path);
+    expect(placeholder).toMatch(/^[A-Za-z0-9+/]{24}$/);
+    visits.push(await visit(path), await visit(path, { method: "HEAD" }));
+    visits.push(await visit(path, { headers: pageData }), await visit(path, { headers: pageData }));
+    expect(visits.map(({ line }) => line.cache)).toEqual(["miss", "hit", "hit", "miss", "hit"]);
+    for (const seen of visits) expect(received(seen)).not.toContain(placeholder);
+  });
+
+  it("never sends the placeholder of a stale entry or of the one that replaced it", async () => {
+    const path = fresh("/stale");
+    const visits = [await visit(path)];
+    const first = await storedPlaceholder(path);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    visits.push(await visit(path));
+    const second = await storedPlaceholder(path);
+    visits.push(await visit(path));
+    expect(visits.map(({ line }) => line.cache)).toEqual(["miss", "stale", "hit"]);
+    expect(second).not.toBe(first);
+    for (const seen of visits) {
+      expect(received(seen)).not.toContain(first);
+      expect(received(seen)).not.toContain(second);
+    }
+  });
+
+  it("is stored with a placeholder of its own, unlike any other entry's", async () => {
+    const [one, two] = [fresh("/counted"), fresh("/counted")];
+    await visit(one);
+    await visit(two);
+    expect(await storedPlaceholder(one)).not.toBe(await storedPlaceholder(two));
+  });
+
+  it("leaves a script whose nonce is not the placeholder as it is", async () => {
+    const path = fresh("/own-script");
+    await visit(path);
+    const hit = await visit(path);
+    expect(hit.line.cache).toBe("hit");
+    const nonce = cspNonce(hit.response);
+    const scripts = (await scriptsAndLinks(hit.body)).filter((el) => el.tag === "script");
+    const own = scripts.filter((el) => el.attributes.nonce === OWN_NONCE);
+    expect(own).toHaveLength(1);
+    for (const el of scripts.filter((s) => s !== own[0])) expect(el.attributes.nonce).toBe(nonce);
+  });
+
+  it("never hands two visitors the same form key: a page carrying one is not stored", async () => {
+    const path = fresh("/keyed");
+    const key = (html: string) => /name="_key" value="([^"]+)"/.exec(html)?.[1];
+    const pages = [await visit(path), await visit(path), await visit(path)];
+    const keys = new Set(pages.map(({ body }) => key(body)));
+    expect(keys.size).toBe(3);
+    expect(keys.has(undefined)).toBe(false);
+    expect(pages.map(({ line }) => line.cache)).toEqual(["miss", "miss", "miss"]);
+    const data = [await visit(path, { headers: pageData }), await visit(path, { headers: pageData })];
+    const dataKeys = data.map(({ body }) => (JSON.parse(body) as { data: { formKey: string } }).data.formKey);
+    expect(new Set([...keys, ...dataKeys]).size).toBe(5);
+  });
+
+  it("is not stored when it shows its nonce outside a nonce attribute", async () => {
+    const path = fresh("/nonce-in-text");
+    const visits = [await visit(path), await visit(path)];
+    expect(visits.map(({ line }) => line.cache)).toEqual(["miss", "miss"]);
+    for (const { response, body } of visits) expect(body).toContain(cspNonce(response));
+  });
+
+  it("cannot be asked for another kind's entry through its query string", async () => {
+    const path = fresh("/counted");
+    await visit(path, { headers: pageData });
+    const html = await visit(`${path}&verge-cache=data.${manifest.build}`);
+    expect(html.response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(html.line.cache).toBe("miss");
+  });
+});

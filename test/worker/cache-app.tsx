@@ -1,0 +1,124 @@
+// A small app for the edge-cache tests: pages that opt in, each counting its loader's runs, so a
+// test can tell a render from a cache hit; and helpers to visit it the way workerd serves it.
+import { Suspense } from "react";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { createApp } from "../../src/server/create-app";
+import { cacheKey, PLACEHOLDER_HEADER, type CachedKind } from "../../src/server/cache-entry";
+import { app as product } from "../../src/app";
+import { invalid, page, redirect, type PageProps, type RouteModule } from "../../src/shared/route-module";
+import { Await } from "../../src/shared/await";
+import { useNonce } from "../../src/shared/nonce";
+import { Form, newIdempotencyKey } from "../../src/shared/form";
+import { manifest } from "./apps";
+import { ORIGIN } from "./html";
+
+/** Loader runs per page URL (path and query). */
+const runs = new Map<string, number>();
+const count = (url: URL) => {
+  const n = (runs.get(url.href) ?? 0) + 1;
+  runs.set(url.href, n);
+  return n;
+};
+
+const Counted = ({ data }: PageProps<{ n: number }>) => <h1>{`Render ${data.n}`}</h1>;
+
+/** A page that opts in, its loader counted; `extra` adds to (or overrides) its module. */
+function cached(extra: Partial<RouteModule> = {}, maxAge = 60, staleWhileRevalidate = 0) {
+  return async (): Promise<RouteModule> => ({
+    default: Counted,
+    title: "Counted",
+    loader: ({ url }) => ({ n: count(url) }),
+    cache: { maxAge, staleWhileRevalidate },
+    ...extra,
+  });
+}
+
+function Keyed({ data }: PageProps<{ formKey: string }>) {
+  return (
+    <Form actionName="touch" idempotencyKey={data.formKey}>
+      <button type="submit">Send</button>
+    </Form>
+  );
+}
+
+function Sectioned({ data }: PageProps<{ n: number; later: Promise<string> }>) {
+  return (
+    <Suspense fallback={<p>Waiting</p>}>
+      <Await resolve={data.later}>{(value) => <p data-testid="later">{value}</p>}</Await>
+    </Suspense>
+  );
+}
+
+/** A page rendering a script with a nonce of its own: the restamp must leave it alone. */
+const OwnScript = () => (
+  <script type="application/json" nonce={OWN_NONCE} dangerouslySetInnerHTML={{ __html: "{}" }} />
+);
+export const OWN_NONCE = "a-nonce-the-page-chose-itself";
+
+/** A page that shows its nonce as text: only attributes are restamped, so it must not be stored. */
+const NonceInText = () => <p data-testid="shown">{useNonce()}</p>;
+
+// prettier-ignore
+const routes = [
+  page("/counted", cached()),
+  page("/stale", cached({}, 1, 60)),
+  page("/acted", cached({ actions: { touch: () => ({ done: true }), refuse: () => invalid({ name: "Refused" }) } })),
+  page("/keyed", cached({ default: Keyed, loader: ({ url }) => ({ n: count(url), formKey: newIdempotencyKey() }) })),
+  page("/own-script", cached({ default: OwnScript })),
+  page("/nonce-in-text", cached({ default: NonceInText })),
+  page("/sent-away", cached({ loader: () => redirect("/counted") })),
+  // The first render of each URL fails: its loader throws, or its streamed section does.
+  page("/failing-loader", cached({ loader: ({ url }) => {
+    const n = count(url);
+    if (n === 1) throw new Error("first render fails");
+    return { n };
+  } })),
+  page("/failing-section", cached({ default: Sectioned, loader: ({ url }) => {
+    const n = count(url);
+    return { n, later: n === 1 ? Promise.reject(new Error("first section fails")) : Promise.resolve(`ok ${n}`) };
+  } })),
+  page("/uncached", cached({ cache: undefined })),
+];
+
+export interface Visit {
+  response: Response;
+  body: string;
+  /** The request's log line. */
+  line: Record<string, unknown>;
+}
+
+/** The cache tests' app, as a given build (default: the product's client build). */
+export function cacheApp(build = manifest.build) {
+  const lines: Record<string, unknown>[] = [];
+  const app = createApp({
+    ...product,
+    routes,
+    manifest: { ...manifest, build },
+    reportError: () => {},
+    log: (line) => lines.push(JSON.parse(line) as Record<string, unknown>),
+  });
+  /** One request through workerd, its body read and its background work (storing, refreshing) done. */
+  async function visit(path: string, init: RequestInit = {}): Promise<Visit> {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), env, ctx);
+    const body = await response.text();
+    await waitOnExecutionContext(ctx);
+    return { response, body, line: lines.at(-1)! };
+  }
+  return { visit, lines };
+}
+
+/** A path of its own for each test: the cache outlives a test (not a test file). */
+export const fresh = (path: string) =>
+  `${path}${path.includes("?") ? "&" : "?"}test=${crypto.randomUUID().slice(0, 8)}`;
+
+/** The placeholder an entry was stored with (read straight from the cache, as no visitor can). */
+export async function storedPlaceholder(path: string, kind: CachedKind = "html", build = manifest.build) {
+  const key = cacheKey(new URL(path, ORIGIN), kind, build);
+  const entry = await (caches as unknown as { default: Cache }).default.match(key);
+  await entry?.body?.cancel();
+  return entry?.headers.get(PLACEHOLDER_HEADER) ?? null;
+}
+
+export const pageData = { "X-Page-Data": "1" };

@@ -1,0 +1,163 @@
+// The edge cache (src/server/page-cache.ts): pages that export `cache` are rendered once and
+// served from this location's Cache API, each hit with a fresh nonce; everything else renders.
+import { describe, expect, it } from "vitest";
+import { cacheApp, fresh, pageData } from "./cache-app";
+import { cspNonce, scriptsAndLinks } from "./html";
+
+const { visit } = cacheApp();
+
+describe("a page that opts into the edge cache", () => {
+  it("renders on the first visit and serves the next from the cache, without its loader", async () => {
+    const path = fresh("/counted");
+    const first = await visit(path);
+    const second = await visit(path);
+    expect([first.line.cache, second.line.cache]).toEqual(["miss", "hit"]);
+    expect(first.body).toContain("Render 1");
+    expect(second.body).toContain("Render 1");
+    expect(second.response.status).toBe(200);
+    expect(second.line).toMatchObject({ level: "info", kind: "html", route: "/counted", status: 200 });
+  });
+
+  it("gives every hit a nonce of its own, on each script and in its own CSP header", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const hits = [await visit(path), await visit(path)];
+    const nonces = hits.map(({ response }) => cspNonce(response));
+    expect(new Set(nonces).size).toBe(2);
+    for (const [i, { body }] of hits.entries()) {
+      const tagged = (await scriptsAndLinks(body)).filter((el) => el.attributes.nonce !== undefined);
+      expect(tagged.length).toBeGreaterThanOrEqual(3);
+      for (const el of tagged) expect(el.attributes.nonce).toBe(nonces[i]);
+    }
+  });
+
+  it("keeps browsers from caching a hit: private, no-cache, Vary, no ETag or Last-Modified", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const { response } = await visit(path);
+    expect(response.headers.get("Cache-Control")).toBe("private, no-cache");
+    expect(response.headers.get("Vary")).toBe("X-Page-Data");
+    expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    for (const name of ["ETag", "Last-Modified", "Age", "Expires", "CF-Cache-Status"]) {
+      expect(response.headers.get(name), name).toBeNull();
+    }
+  });
+
+  it("keeps page data apart from the document, and the same with any _data parameter", async () => {
+    const path = fresh("/counted");
+    const data = await visit(`${path}&_data=1`, { headers: pageData });
+    const again = await visit(`${path}&_data=2`, { headers: pageData });
+    const html = await visit(path);
+    expect([data.line.cache, again.line.cache, html.line.cache]).toEqual(["miss", "hit", "miss"]);
+    expect(JSON.parse(again.body)).toMatchObject({ route: "/counted", data: { n: 1 }, title: "Counted" });
+    expect(again.response.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(again.response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(html.body).toContain("Render 2");
+  });
+
+  it("keeps an entry per query string", async () => {
+    const path = fresh("/counted");
+    await visit(`${path}&page=1`);
+    const other = await visit(`${path}&page=2`);
+    expect(other.line.cache).toBe("miss");
+    expect(other.body).toContain("Render 1");
+  });
+
+  it("answers HEAD from the same entry, without a body", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const head = await visit(path, { method: "HEAD" });
+    expect(head.line).toMatchObject({ method: "HEAD", status: 200, cache: "hit" });
+    expect(head.body).toBe("");
+    expect(cspNonce(head.response)).toBeDefined();
+  });
+
+  it("misses for another build, whose pages it never serves", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const next = cacheApp("another-build");
+    const other = await next.visit(path);
+    expect(other.line.cache).toBe("miss");
+    expect(other.body).toContain("Render 2");
+    expect((await visit(path)).body).toContain("Render 1");
+  });
+
+  it("serves a stale entry once while it is refreshed, then the fresh one", async () => {
+    const path = fresh("/stale");
+    await visit(path);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const stale = await visit(path);
+    const after = await visit(path);
+    expect([stale.line.cache, after.line.cache]).toEqual(["stale", "hit"]);
+    expect(stale.body).toContain("Render 1");
+    expect(after.body).toContain("Render 2");
+  });
+
+  it("lets a visitor with a D1 bookmark (header or cookie) past it, neither read nor filled", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const header = await visit(path, { headers: { "X-D1-Bookmark": "0000000a-00000001" } });
+    const cookie = await visit(path, { headers: { Cookie: "theme=dark; d1-bookmark=0000000a-00000002" } });
+    expect([header.line.cache, cookie.line.cache]).toEqual(["bypass", "bypass"]);
+    expect(header.body).toContain("Render 2");
+    expect(cookie.body).toContain("Render 3");
+    expect((await visit(path)).body).toContain("Render 1");
+  });
+
+  it("forgets the page after a successful action, with JavaScript and without", async () => {
+    const path = fresh("/acted");
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+    await visit(path);
+    const plain = await visit(path, { method: "POST", headers: form, body: "_action=touch" });
+    expect(plain.response.status).toBe(303);
+    expect((await visit(path)).line.cache).toBe("miss");
+    const script = await visit(path, { method: "POST", headers: { ...form, "X-Action": "touch" }, body: "" });
+    expect(script.response.status).toBe(200);
+    const after = await visit(path);
+    expect(after.line.cache).toBe("miss");
+    // Renders 2 and 3: the visit after the plain post, the page in the JavaScript answer.
+    expect(after.body).toContain("Render 4");
+  });
+
+  it("keeps the page after a refused action", async () => {
+    const path = fresh("/acted");
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+    await visit(path);
+    const refused = await visit(path, { method: "POST", headers: form, body: "_action=refuse" });
+    expect(refused.response.status).toBe(422);
+    expect((await visit(path)).line.cache).toBe("hit");
+  });
+
+  it("does not store a render whose loader failed", async () => {
+    const path = fresh("/failing-loader");
+    const failed = await visit(path);
+    expect(failed.response.status).toBe(500);
+    const visits = [await visit(path), await visit(path)];
+    expect(visits.map(({ line }) => line.cache)).toEqual(["miss", "hit"]);
+  });
+
+  it("does not store a render whose streamed section failed (its digest is one visitor's)", async () => {
+    const path = fresh("/failing-section");
+    const failed = await visit(path);
+    expect(failed.response.status).toBe(200);
+    expect(failed.line.digest).toMatch(/^[0-9a-z]{8,16}$/);
+    const visits = [await visit(path), await visit(path)];
+    expect(visits.map(({ line }) => line.cache)).toEqual(["miss", "hit"]);
+    expect(visits[1]!.body).toContain("ok 2");
+    expect(visits[1]!.body).not.toContain("Digest");
+  });
+
+  it("does not store a loader's redirect", async () => {
+    const path = fresh("/sent-away");
+    expect((await visit(path)).response.status).toBe(303);
+    expect((await visit(path)).line.cache).toBe("miss");
+  });
+
+  it("leaves pages without a cache policy out: they render every time, logged without a cache field", async () => {
+    const path = fresh("/uncached");
+    await visit(path);
+    const second = await visit(path);
+    expect(second.body).toContain("Render 2");
+    expect(second.line).not.toHaveProperty("cache");
+  });
+});
