@@ -9,7 +9,7 @@ export const routes = [
   page("/twins/one", () => import("./pages/twins-one")),
   page("/twins/two", () => import("./pages/twins-two")),
   page("/echo", () => import("./pages/echo")),
-  page("/slow", () => import("../../src/app/pages/slow")),
+  page("/slow", () => import("./pages/slow")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
 ];

@@ -1,8 +1,8 @@
 // The edge cache (src/server/page-cache.ts): pages that export `cache` are rendered once and
 // served from this location's Cache API, each hit with a fresh nonce; everything else renders.
-import { describe, expect, it } from "vitest";
-import { cacheApp, fresh, pageData } from "./cache-app";
-import { cspNonce, scriptsAndLinks } from "./html";
+import { describe, expect, it, vi } from "vitest";
+import { cacheApp, fresh, pageData, storedPlaceholder } from "./cache-app";
+import { cspNonce, request, scriptsAndLinks } from "./html";
 
 const { visit } = cacheApp();
 
@@ -159,5 +159,22 @@ describe("a page that opts into the edge cache", () => {
     const second = await visit(path);
     expect(second.body).toContain("Render 2");
     expect(second.line).not.toHaveProperty("cache");
+  });
+});
+
+describe("/slow", () => {
+  it("arrives whole, at once, on its second visit: one chunk, slow part and all", async () => {
+    const path = fresh("/slow");
+    const first = await request(path);
+    expect((await first.body!.getReader().read()).value).toBeDefined();
+    await first.body?.cancel().catch(() => {});
+    // The first visit streamed and was cut short: not stored. A whole one is.
+    await (await request(path)).text();
+    await vi.waitFor(async () => expect(await storedPlaceholder(path)).not.toBeNull());
+    const reader = (await request(path)).body!.getReader();
+    const chunk = new TextDecoder().decode((await reader.read()).value);
+    expect(chunk).toContain("Arrived after");
+    expect(chunk.trimEnd()).toMatch(/<\/html>$/);
+    expect((await reader.read()).done).toBe(true);
   });
 });

@@ -8,7 +8,9 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 async function embeddedPage(vars: Partial<Env>): Promise<PageData> {
   const app = productApp({ reportError: () => {}, log: () => {} });
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request("http://localhost/"), { ...env, ...vars }, ctx);
+  // A query string of its own: / is edge-cached, and each call here renders it with other vars.
+  const url = `http://localhost/?vars=${crypto.randomUUID().slice(0, 8)}`;
+  const response = await app.fetch(new Request(url), { ...env, ...vars }, ctx);
   const html = await response.text();
   await waitOnExecutionContext(ctx);
   const json = new RegExp(

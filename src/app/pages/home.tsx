@@ -1,8 +1,11 @@
 // Home: the way into every example page, and a small control that proves hydration.
 import { useState } from "react";
-import type { PageProps } from "../../shared/route-module";
+import type { CachePolicy, PageProps } from "../../shared/route-module";
 
 export const title = "verge";
+
+/** The same for every visitor: served from the edge cache, restamped with each answer's nonce. */
+export const cache: CachePolicy = { maxAge: 60, staleWhileRevalidate: 300 };
 
 const EXAMPLES = [
   {

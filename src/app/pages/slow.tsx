@@ -2,9 +2,12 @@
 // in the same response, inside a Suspense boundary.
 import { Suspense } from "react";
 import { Await } from "../../shared/await";
-import type { LoaderArgs, PageProps } from "../../shared/route-module";
+import type { CachePolicy, LoaderArgs, PageProps } from "../../shared/route-module";
 
 export const title = "Slow";
+
+/** Cached once rendered in full: a second visit gets the whole page at once, slow part and all. */
+export const cache: CachePolicy = { maxAge: 60, staleWhileRevalidate: 300 };
 
 const DELAY_MS = 1000;
 
