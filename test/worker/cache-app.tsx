@@ -99,9 +99,9 @@ export function cacheApp(build = manifest.build) {
     log: (line) => lines.push(JSON.parse(line) as Record<string, unknown>),
   });
   /** One request through workerd, its body read and its background work (storing, refreshing) done. */
-  async function visit(path: string, init: RequestInit = {}): Promise<Visit> {
+  async function visit(path: string, init: RequestInit = {}, vars: Partial<Env> = {}): Promise<Visit> {
     const ctx = createExecutionContext();
-    const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), env, ctx);
+    const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...vars }, ctx);
     const body = await response.text();
     await waitOnExecutionContext(ctx);
     return { response, body, line: lines.at(-1)! };

@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { cacheApp, fresh, pageData, storedPlaceholder } from "./cache-app";
 import { cspNonce, request, scriptsAndLinks } from "./html";
+import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/server/headers";
 
 const { visit } = cacheApp();
 
@@ -41,6 +42,15 @@ describe("a page that opts into the edge cache", () => {
     for (const name of ["ETag", "Last-Modified", "Age", "Expires", "CF-Cache-Status"]) {
       expect(response.headers.get(name), name).toBeNull();
     }
+  });
+
+  it("builds a hit's CSP as a render's: with wrangler's live-reload hash under npm run dev", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const hit = await visit(path, {}, { DEV_LIVE_RELOAD: "1" });
+    expect(hit.line.cache).toBe("hit");
+    const csp = hit.response.headers.get("Content-Security-Policy");
+    expect(csp).toContain(`'nonce-${cspNonce(hit.response)}' 'strict-dynamic' ${WRANGLER_LIVE_RELOAD_HASH}`);
   });
 
   it("keeps page data apart from the document, and the same with any _data parameter", async () => {
