@@ -17,6 +17,7 @@ import { ENV, RUNNERS, applyMigrations, root, startServer } from "./server.mjs";
 import { CONNECTIONS, measure, measureEach } from "./load.mjs";
 import {
   WORKLOADS,
+  CACHE_PAIRS,
   DATA_PAIRS,
   availablePages,
   seedGuestbook,
@@ -116,6 +117,7 @@ try {
     bytes: {},
     workloads: {},
     dataPairs: {},
+    cachePairs: {},
   };
   for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
     run.bytes[page] = {
@@ -162,6 +164,24 @@ try {
     run.dataPairs[pair.page] = { html: h, data: d };
     log(
       `  HTML ${Math.round(h.rps)} req/s, page data ${Math.round(d.rps)} req/s: ${(d.rps / h.rps).toFixed(2)}x`,
+    );
+  }
+
+  // A cache hit against a render of the same page, on the app alone in alternating windows.
+  for (const pair of CACHE_PAIRS) {
+    const render = WORKLOADS.find((w) => w.id === pair.render);
+    if (!run.workloads[pair.render]?.app) continue;
+    log(`${pair.page}: a render against a cache hit on the app, in ${timing.rounds} alternating windows`);
+    const [r, h] = await measureEach(
+      [
+        { server: app, workload: render },
+        { server: app, workload: pair.hit },
+      ],
+      { ...timing, progress },
+    );
+    run.cachePairs[pair.page] = { render: r, hit: h };
+    log(
+      `  render ${r.cpuMs.worker.toFixed(2)} ms/req, hit ${h.cpuMs.worker.toFixed(2)} ms/req: ${(h.cpuMs.worker / r.cpuMs.worker).toFixed(2)}x`,
     );
   }
 

@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as prettier from "prettier";
-import { DATA_PAIRS, WORKLOADS } from "./workloads.mjs";
+import { CACHE_PAIRS, DATA_PAIRS, WORKLOADS } from "./workloads.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const historyFile = path.join(root, "bench/history.json");
@@ -61,6 +61,16 @@ function targets(run) {
         `${(d.rps / h.rps).toFixed(2)}x`,
         met(d.rps >= 2 * h.rps),
       ]);
+  }
+  for (const { page } of CACHE_PAIRS) {
+    const pair = run.cachePairs?.[page];
+    if (!pair) continue;
+    const ratio = pair.hit.cpuMs.worker / pair.render.cpuMs.worker;
+    rows.push([
+      `HTML ${page}: a cache hit's worker CPU ≤ 0.25x its render's`,
+      `${ratio.toFixed(2)}x (${ms(pair.hit.cpuMs.worker)} / ${ms(pair.render.cpuMs.worker)} ms)`,
+      met(ratio <= 0.25),
+    ]);
   }
   const js = run.javascript["/"];
   if (js)

@@ -4,6 +4,12 @@ import { randomUUID } from "node:crypto";
 
 export const GUESTBOOK_ENTRIES = 500;
 const DATA = { "x-page-data": "1" };
+/**
+ * A D1 bookmark (the visitor just wrote) makes the app render a page it would otherwise serve from
+ * its edge cache: the floor renders every time, so the app must too for the two to compare. `/`
+ * reads no D1, so the bookmark costs nothing else.
+ */
+const RENDER = { "x-d1-bookmark": "00000000-00000000-00000000-00000000000000000000000000000000" };
 const FORM = "application/x-www-form-urlencoded";
 
 let signed = 0;
@@ -29,9 +35,9 @@ const visitor = () => ({ "cf-connecting-ip": `fd00::${(signed >> 16) & 0xffff}:$
  * is reported unavailable.
  */
 export const WORKLOADS = [
-  { id: "html-home", label: "HTML /", path: "/", floor: true },
+  { id: "html-home", label: "HTML /", path: "/", headers: RENDER, floor: true },
   { id: "html-guestbook", label: "HTML /guestbook", path: "/guestbook", needs: "/guestbook", floor: true },
-  { id: "data-home", label: "page data /", path: "/?_data=1", headers: DATA, floor: true },
+  { id: "data-home", label: "page data /", path: "/?_data=1", headers: { ...DATA, ...RENDER }, floor: true },
   {
     id: "data-guestbook",
     label: "page data /guestbook",
@@ -57,6 +63,15 @@ export const WORKLOADS = [
 export const DATA_PAIRS = [
   { page: "/", html: "html-home", data: "data-home" },
   { page: "/guestbook", html: "html-guestbook", data: "data-guestbook" },
+];
+
+/** A page the app serves from its edge cache, against its render: app only, alternating windows. */
+export const CACHE_PAIRS = [
+  {
+    page: "/",
+    render: "html-home",
+    hit: { id: "html-home-hit", label: "HTML / from the edge cache", path: "/" },
+  },
 ];
 
 /** Pages present in this build: GET answers 200 (404 while the guestbook is on its branch). */

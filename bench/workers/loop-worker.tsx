@@ -6,7 +6,10 @@ import { createApp } from "../../src/server/create-app";
 import { app } from "../../src/app";
 import manifest from "../../dist/manifest.json";
 import floor from "./floor-worker";
-import { PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
+import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
+
+/** A bookmark makes the app render a page it would serve from its edge cache (the floor always renders). */
+const RENDER = { [D1_BOOKMARK_HEADER]: "00000000-00000000-00000000-00000000000000000000000000000000" };
 
 interface Target {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
@@ -30,7 +33,9 @@ export default {
     // data=1: the page's data, asked for as the client asks (the marker header and parameter).
     const data = params.get("data") === "1";
     if (data) page.searchParams.set(PAGE_DATA_PARAM, "1");
-    const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1" } : {};
+    // hit=1: leave the bookmark out, so a page that opts into the edge cache is served from it.
+    const render = params.get("hit") === "1" ? {} : RENDER;
+    const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1", ...render } : render;
     let bytes = 0;
     for (let i = 0; i < n; i++) {
       const response = await target.fetch(new Request(page, { headers }), env, ctx);
