@@ -4,7 +4,8 @@ import { Root } from "../src/shared/root";
 import { RouterContext } from "../src/shared/router-context";
 import type { PageData } from "../src/shared/protocol";
 import type { AppDefinition, RouteModule, RouteTable } from "../src/shared/route-module";
-import { createRouter, type PageState } from "./router";
+import type { PageState } from "./router";
+import { deferredRouter } from "./router-loader";
 import { listen } from "./navigation";
 
 export type { PageState } from "./router";
@@ -30,7 +31,7 @@ export function App({ app, initial, pageJson }: AppProps) {
   const [announcement, announce] = useState("");
   const router = useMemo(
     () =>
-      createRouter(app.routes, initial.page.build, {
+      deferredRouter(app.routes, initial.page.build, {
         // A transition keeps the old page on screen until the new one is ready to commit.
         show: (state) => new Promise((committed) => startTransition(() => setView({ ...state, committed }))),
         announce,

@@ -8,6 +8,7 @@ import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } f
 import { announcement, currentHeading } from "./announcer";
 import { popEntry, pushEntry, settle } from "./scroll";
 import { startProgress, stopProgress } from "./progress";
+import { isOwn } from "./navigation";
 
 export interface PageState {
   page: PageData;
@@ -33,9 +34,6 @@ type Mode = "push" | "replace" | "pop" | "stay";
 export const ERROR_TITLE = "Error";
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
-
-/** A page of this origin over http(s): not another site, nor a javascript:, data: or blob: URL. */
-export const isOwn = (url: URL) => url.href.startsWith(location.origin + "/");
 
 export function createRouter(routes: RouteTable, build: string, deps: RouterDeps): Router {
   let controller: AbortController | undefined;

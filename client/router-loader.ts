@@ -1,0 +1,46 @@
+// The client router, loaded on the first sign of navigation (a link hovered, focused, touched or
+// clicked; a form sent; Back): a first paint carries only what hydration needs.
+import type { RouteTable } from "../src/shared/route-module";
+import type { SubmitOutcome } from "../src/shared/router-context";
+import type { Router, RouterDeps } from "./router";
+
+/** What the browser would have done without JavaScript: post the form itself. */
+function postNatively(form: HTMLFormElement): Promise<SubmitOutcome> {
+  form.submit();
+  return new Promise(() => {}); // the page is leaving
+}
+
+/** A Router whose every call loads the real one first; when it cannot load, the browser does the work. */
+export function deferredRouter(routes: RouteTable, build: string, deps: RouterDeps): Router {
+  let loading: Promise<Router> | undefined;
+  const load = () =>
+    (loading ??= import("./router").then(
+      (module) => module.createRouter(routes, build, deps),
+      (error: unknown) => {
+        loading = undefined; // offline for now: the next intent tries again
+        throw error;
+      },
+    ));
+  return {
+    navigate: (href, options) =>
+      load().then(
+        (router) => router.navigate(href, options),
+        () => location.assign(href),
+      ),
+    showPage: (page, options) => load().then((router) => router.showPage(page, options)),
+    submit: (form, actionName) =>
+      load()
+        .then((router) => router.submit(form, actionName))
+        .catch(() => postNatively(form)),
+    prefetch: (url) =>
+      void load().then(
+        (router) => router.prefetch(url),
+        () => {},
+      ),
+    pop: () =>
+      void load().then(
+        (router) => router.pop(),
+        () => location.reload(),
+      ),
+  };
+}
