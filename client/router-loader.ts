@@ -12,10 +12,12 @@ function postNatively(form: HTMLFormElement): Promise<SubmitOutcome> {
 
 /** A Router whose every call loads the real one first; when it cannot load, the browser does the work. */
 export function deferredRouter(routes: RouteTable, build: string, deps: RouterDeps): Router {
+  // The page on screen now, at hydration: by the time the router loads, Back may have moved on.
+  const shown = location.href;
   let loading: Promise<Router> | undefined;
   const load = () =>
     (loading ??= import("./router").then(
-      (module) => module.createRouter(routes, build, deps),
+      (module) => module.createRouter(routes, build, deps, shown),
       (error: unknown) => {
         loading = undefined; // offline for now: the next intent tries again
         throw error;

@@ -35,9 +35,10 @@ export const ERROR_TITLE = "Error";
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
-export function createRouter(routes: RouteTable, build: string, deps: RouterDeps): Router {
+/** `shownHref`: the address of the page on screen (the router may load after Back changed it). */
+export function createRouter(routes: RouteTable, build: string, deps: RouterDeps, shownHref: string): Router {
   let controller: AbortController | undefined;
-  let shown = new URL(location.href);
+  let shown = new URL(shownHref);
 
   function fullLoad(url: URL, mode: Mode): void {
     if (mode === "pop" || mode === "stay") location.reload();
