@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { openPage, useBrowser } from "../e2e/support";
-import { awaitFreshWindow } from "../support/rate-limit";
+import { awaitFreshWindow, FRESH_WINDOW_TIMEOUT_MS } from "../support/rate-limit";
 
 const browser = useBrowser();
 
@@ -36,7 +36,8 @@ async function signAs(page: Page, name: string, message: string) {
   return response.status();
 }
 
-beforeEach(() => awaitFreshWindow());
+// The wait may outlast vitest's default hook timeout (10 s).
+beforeEach(() => awaitFreshWindow(), FRESH_WINDOW_TIMEOUT_MS);
 
 describe("the guestbook's signing limit in the browser", () => {
   it("without JavaScript: 429, the page says to wait and keeps the typed values", async () => {

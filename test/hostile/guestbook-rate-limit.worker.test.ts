@@ -1,7 +1,7 @@
 // Signing is limited per visitor: past 10 signatures a minute, 429 with Retry-After, and what was typed kept.
 import { beforeEach, describe, expect, it } from "vitest";
 import { postForm, postScript, rowsNamed, uniqueName, visitorIp } from "../worker/action-helpers";
-import { awaitFreshWindow } from "../support/rate-limit";
+import { awaitFreshWindow, FRESH_WINDOW_TIMEOUT_MS } from "../support/rate-limit";
 
 const LIMIT = 10;
 const MESSAGE = "You have signed several times in a short while: wait a minute, then send it again.";
@@ -18,7 +18,8 @@ async function useUpLimit(ip: string) {
   }
 }
 
-beforeEach(() => awaitFreshWindow());
+// The wait may outlast vitest's default hook timeout (10 s).
+beforeEach(() => awaitFreshWindow(), FRESH_WINDOW_TIMEOUT_MS);
 
 describe("the guestbook's per-visitor signing limit", () => {
   it("re-renders the page without JavaScript with 429, Retry-After, the message and the typed values", async () => {
