@@ -91,6 +91,7 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
               params: match?.params ?? {},
               data: null,
               title: ERROR_TITLE,
+              head: [],
               build,
               status: STATUS.serverError,
               error: answer.error,

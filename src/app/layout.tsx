@@ -1,5 +1,9 @@
 // The product's layout: skip link, header navigation, and the <main> every page renders into.
 import type { ReactNode } from "react";
+import type { PageMeta } from "../shared/route-module";
+
+/** What every page's head says unless the page says otherwise. */
+export const meta: PageMeta = { description: "verge: a React application on Cloudflare Workers." };
 
 const NAV = [
   { href: "/", label: "Home" },

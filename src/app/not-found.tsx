@@ -1,4 +1,8 @@
 // The page shown, inside the layout, for a path no route matches.
+import type { PageMeta } from "../shared/route-module";
+
+export const meta: PageMeta = { description: "There is no page at this address.", robots: "noindex" };
+
 export default function NotFound() {
   return (
     <>

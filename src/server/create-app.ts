@@ -21,8 +21,7 @@ export interface AppDeps extends AppDefinition {
   log?: (line: string) => void;
 }
 
-export function createApp({ routes, Layout, NotFound, manifest, reportError, log }: AppDeps) {
-  const config = { routes, Layout, NotFound, manifest };
+export function createApp({ reportError, log, ...config }: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(async function provideApp(c, next) {
     c.set("app", config);

@@ -10,6 +10,7 @@ import {
 import { STATUS, type PageData, type Params } from "../shared/protocol";
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
+import { headTags } from "./head";
 
 export interface LoadedPage {
   page: PageData;
@@ -37,6 +38,7 @@ export async function loadPage(
       params: {},
       data: null,
       title: NOT_FOUND_TITLE,
+      head: headTags(c, url, null, null, NOT_FOUND_TITLE),
       build: manifest.build,
       status: STATUS.notFound,
     };
@@ -54,11 +56,13 @@ export async function loadPage(
     }
     if (isRedirect(data)) return data;
   }
+  const title = titleOf(module, data);
   const page: PageData = {
     route: match.route.path,
     params: match.params,
     data,
-    title: titleOf(module, data),
+    title,
+    head: headTags(c, url, module, data, title),
     build: manifest.build,
     status: STATUS.ok,
   };

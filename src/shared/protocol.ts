@@ -82,6 +82,14 @@ export type DeferredMarker = {
   settled?: { value: unknown } | { error: ErrorPayload };
 };
 
+/**
+ * One <meta> (by name or property) or <link> (by rel) of a page's head besides its title, as its
+ * attributes. The server builds them (src/server/head.ts) and the browser renders whatever it is
+ * given, so a new kind of tag is a change on the server only.
+ */
+export type HeadTag =
+  { name: string; content: string } | { property: string; content: string } | { rel: string; href: string };
+
 /** What a page is rendered from, on the server and in the browser alike. */
 export interface PageData {
   /** The matched route pattern, or null when nothing matched (404). */
@@ -91,6 +99,8 @@ export interface PageData {
   data: unknown;
   /** The document title. */
   title: string;
+  /** The head's other tags (description, canonical...); the browser swaps in each page's own. */
+  head: HeadTag[];
   /** The server's build id. */
   build: string;
   /** HTTP status the page was answered with. */

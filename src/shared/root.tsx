@@ -1,6 +1,6 @@
 // The whole document, rendered by the worker and hydrated by the browser from the same props.
 import type { ErrorInfo, ReactNode } from "react";
-import { ANNOUNCER_ID, PAGE_DATA_SCRIPT_ID, type PageData } from "./protocol";
+import { ANNOUNCER_ID, PAGE_DATA_SCRIPT_ID, type HeadTag, type PageData } from "./protocol";
 import type { AppDefinition, RouteModule } from "./route-module";
 import { RootErrorBoundary, RouteErrorView } from "./error-views";
 import { useNonce } from "./nonce";
@@ -32,6 +32,7 @@ export function Root({ app, page, module, pageJson, announcement = "", resources
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{page.title}</title>
+        <HeadTags tags={page.head} />
         <link rel="icon" href="data:," />
         {/* Without JavaScript nothing moves streamed Suspense content into place: show it where it arrived. */}
         <noscript>
@@ -57,6 +58,20 @@ export function Root({ app, page, module, pageJson, announcement = "", resources
         />
       </body>
     </html>
+  );
+}
+
+/**
+ * The page's other head tags. React keeps <head> in step with the page on screen: a client
+ * navigation updates each tag in place, by key, and removes those the new page does not have.
+ */
+function HeadTags({ tags }: { tags: HeadTag[] }) {
+  return tags.map((tag) =>
+    "rel" in tag ? (
+      <link key={tag.rel} {...tag} />
+    ) : (
+      <meta key={"name" in tag ? tag.name : tag.property} {...tag} />
+    ),
   );
 }
 

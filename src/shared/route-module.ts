@@ -54,11 +54,29 @@ export interface PageProps<D = unknown> {
   actionData?: ActionFailure;
 }
 
+/** What a page says about itself in <head> besides its title (rendered by src/server/head.ts). */
+export interface PageMeta {
+  /** `<meta name="description">` and og:description: the sentence or two a search result shows. */
+  description?: string;
+  /** `<link rel="canonical">` and og:url: the page's one address, a path or an absolute URL. */
+  canonical?: string;
+  /** `<meta name="robots">`, e.g. "noindex" for a page search engines should not list. */
+  robots?: string;
+  /** og:image and twitter:image (a path or an absolute URL); the Twitter card is then a large one. */
+  image?: string;
+}
+
 export interface RouteModule {
   /** The page component: rendered on the server and hydrated in the browser. */
   default: ComponentType<PageProps<any>>; // any: each page narrows its own data type
   /** The document title, fixed or computed from the loader's data. */
   title: string | ((data: any) => string); // any: as above
+  /**
+   * The head's other tags (description, canonical address, robots, image), fixed or computed from
+   * the loader's data; each field falls back to the product's (AppDefinition.meta). Server only:
+   * page data carries the tags they make.
+   */
+  meta?: PageMeta | ((data: any) => PageMeta); // any: as above
   /** Server only: stripped from the client bundle by the build. */
   loader?: Loader;
   /** Server only: named mutations (see src/actions.ts). */
@@ -203,4 +221,8 @@ export interface AppDefinition {
   Layout: ComponentType<{ children: ReactNode }>;
   /** Shown inside the layout for a path no route matches. */
   NotFound: ComponentType;
+  /** The head tags every page starts from (a page's own `meta` fields win): the site's description. */
+  meta?: PageMeta;
+  /** The not-found page's head tags, over `meta` (e.g. its own description, robots "noindex"). */
+  notFoundMeta?: PageMeta;
 }

@@ -3,6 +3,10 @@ import type { PageProps } from "../../shared/route-module";
 
 export const title = "Loader error";
 
+export const meta = {
+  description: "A loader that throws on purpose: the server answers its fallback page, with a digest.",
+};
+
 export function loader(): never {
   throw new Error("Loader failed on purpose (/errors/loader)");
 }

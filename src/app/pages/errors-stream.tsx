@@ -6,6 +6,11 @@ import type { PageProps } from "../../shared/route-module";
 
 export const title = "Stream error";
 
+export const meta = {
+  description:
+    "A streamed section fails on purpose after the shell was sent: an error view with a digest in its place, the rest of the page still usable.",
+};
+
 interface StreamErrorData {
   failing: Promise<string>;
 }

@@ -4,6 +4,11 @@ import type { PageProps } from "../../shared/route-module";
 
 export const title = "Errors";
 
+export const meta = {
+  description:
+    "Ways to fail on purpose: a loader, a server render, a streamed section and a client render, each with its fallback and digest.",
+};
+
 const FAILURES = [
   { href: "/errors/loader", about: "the loader throws: the server-side fallback page, status 500" },
   { href: "/errors/render", about: "the page throws while rendering on the server: the same fallback" },

@@ -31,6 +31,15 @@ export const title = (data: GuestbookData) => (data.page > 1 ? `Guestbook (page 
 
 const pageHref = (page: number) => (page === 1 ? PATH : `${PATH}?page=${page}`);
 
+export const meta = (data: GuestbookData) => ({
+  description:
+    data.page > 1
+      ? `What visitors wrote in verge's guestbook, page ${data.page} of ${data.pages}.`
+      : "Sign verge's guestbook and read what visitors wrote, newest first: entries stored in D1, a form that works without JavaScript.",
+  // Each page of entries is its own page to a search engine: its address keeps the page number.
+  canonical: pageHref(data.page),
+});
+
 export async function loader({ url, env }: LoaderArgs) {
   const param = url.searchParams.get("page");
   // Anything but a plain positive number (abc, 0, -1, 1.5, 01) goes to the first page.

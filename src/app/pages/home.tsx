@@ -7,6 +7,11 @@ export const title = "verge";
 /** The same for every visitor: served from the edge cache, restamped with each answer's nonce. */
 export const cache: CachePolicy = { maxAge: 60, staleWhileRevalidate: 300 };
 
+export const meta = {
+  description:
+    "verge, a React application on Cloudflare Workers: example pages for streaming, forms that work without JavaScript, and error fallbacks.",
+};
+
 const EXAMPLES = [
   {
     href: "/guestbook",

@@ -9,6 +9,11 @@ export const title = "Slow";
 /** Cached once rendered in full: a second visit gets the whole page at once, slow part and all. */
 export const cache: CachePolicy = { maxAge: 60, staleWhileRevalidate: 300 };
 
+export const meta = {
+  description:
+    "A page whose shell arrives at once and whose slow section streams in later, in the same response: React Suspense on Cloudflare Workers.",
+};
+
 const DELAY_MS = 1000;
 
 interface SlowData {
