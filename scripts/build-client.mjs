@@ -18,6 +18,12 @@ import { injectDebugId } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
+
+/**
+ * Served as a static asset: every page may be crawled. A page that must stay out of search
+ * results says so itself (robots "noindex" in its meta), as the not-found page does.
+ */
+const ROBOTS_TXT = "User-agent: *\nAllow: /\n";
 const ROUTE_LINE = /page\(\s*"([^"]+)"\s*,\s*\(\)\s*=>\s*import\(\s*"([^"]+)"\s*\)\s*\)/g;
 
 /**
@@ -220,6 +226,7 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     path.join(outRoot, "client/_headers"),
     "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n",
   );
+  await writeFile(path.join(outRoot, "client/robots.txt"), ROBOTS_TXT);
   const manifestPlugin = {
     name: "manifest",
     setup(build) {

@@ -13,6 +13,16 @@ describe("static assets through wrangler dev (Workers Static Assets)", () => {
     expect(response.headers.get("content-type")).toMatch(/^(text|application)\/javascript/);
   });
 
+  it("serves a robots.txt that lets crawlers in, as a static text file", async () => {
+    const response = await fetch(new URL("/robots.txt", inject("baseURL")));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    const lines = (await response.text()).split("\n");
+    expect(lines).toContain("User-agent: *");
+    expect(lines).toContain("Allow: /");
+    expect(lines.filter((line) => line.startsWith("Disallow:"))).toEqual([]);
+  });
+
   it("answers 404 for a missing asset, without a page around it", async () => {
     const response = await fetch(new URL("/assets/missing-ABCDEF.js", inject("baseURL")));
     expect(response.status).toBe(404);
