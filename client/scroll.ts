@@ -2,16 +2,14 @@
 // Back/Forward (kept per history entry), a #hash target, and focus on the main content.
 
 type Position = [number, number];
-interface EntryState {
-  key?: string;
-  scroll?: Position;
-}
 
 /** Scroll positions by history entry key: popstate fires after the entry changed, so the left entry's state can no longer be written. */
 const positions = new Map<string, Position>();
 let current = "";
+/** Where `positions` outlives the document: a full load away and Back (or a reload) reads it again. */
+const STORED = "verge-scroll";
 
-const state = (): EntryState => (history.state as EntryState | null) ?? {};
+const state = (): { key?: string } => history.state ?? {};
 const newKey = () => Math.random().toString(36).slice(2);
 
 function keyEntry(): void {
@@ -19,21 +17,34 @@ function keyEntry(): void {
   history.replaceState({ ...state(), key: current }, "");
 }
 
-/** Client navigations restore scroll themselves; full loads (reload, bfcache) leave it to the browser. */
+/**
+ * Scroll is ours to restore, in every case but the back/forward cache (the page comes back as
+ * it was). Leaving writes sessionStorage, never history: a history change in `pagehide` keeps
+ * Chromium from caching the page, and Back from another site would reload it.
+ */
 export function initScroll(): void {
   history.scrollRestoration = "manual";
   keyEntry();
+  try {
+    for (const [key, position] of JSON.parse(sessionStorage.getItem(STORED) ?? "[]"))
+      positions.set(key, position);
+  } catch {
+    // no storage (or not ours): pages left in full start at the top
+  }
+  // Back, Forward or reload into this entry: where it was left, unless the visitor scrolled already.
+  const saved = positions.get(current);
+  if (saved && !scrollY) scrollTo(...saved);
   addEventListener("pagehide", () => {
-    history.replaceState({ ...state(), scroll: [scrollX, scrollY] }, "");
-    history.scrollRestoration = "auto";
+    positions.set(current, [scrollX, scrollY]);
+    try {
+      sessionStorage.setItem(STORED, JSON.stringify([...positions].slice(-50)));
+    } catch {}
   });
-  addEventListener("pageshow", () => (history.scrollRestoration = "manual"));
 }
 
 /** Before a push or replace: remember where this entry was, then make the new one current. */
 export function pushEntry(href: string, replace: boolean): void {
   positions.set(current, [scrollX, scrollY]);
-  if (!replace) history.replaceState({ ...state(), scroll: [scrollX, scrollY] }, "");
   current = newKey();
   history[replace ? "replaceState" : "pushState"]({ key: current }, "", href);
 }
@@ -47,7 +58,7 @@ export function popEntry(): void {
 /** After the new page rendered: focus its main content, then scroll where it belongs. */
 export function settle(hash: string, restore: boolean): void {
   document.getElementById("main")?.focus({ preventScroll: true });
-  const saved = restore ? (positions.get(current) ?? state().scroll) : undefined;
+  const saved = restore ? positions.get(current) : undefined;
   let id = hash.slice(1);
   try {
     id = decodeURIComponent(id);

@@ -14,10 +14,16 @@ import type { RecordedEnvelope } from "../support/fake-ingest";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+export interface LaunchOptions {
+  /** Keep Chromium's back/forward cache, which playwright turns off by default. */
+  backForwardCache?: boolean;
+}
+
 /** A fresh browser (playwright gives each launch an empty user-data dir). */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
+    ignoreDefaultArgs: options.backForwardCache ? ["--disable-back-forward-cache"] : undefined,
     args: [
       "--headless",
       "--no-sandbox",
@@ -32,10 +38,10 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** One browser for the calling test file: launched before its tests, closed after them. */
-export function useBrowser(): () => Browser {
+export function useBrowser(options: LaunchOptions = {}): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser(options);
   });
   afterAll(async () => {
     await browser?.close();
