@@ -5,5 +5,7 @@ declare namespace Cloudflare {
     SENTRY_DSN?: string;
     /** Set by `npm run dev` (scripts/dev.mjs) only: the CSP then lets wrangler's live-reload script run. */
     DEV_LIVE_RELOAD?: string;
+    /** Set by `npm run dev` only: HTML goes out uncompressed, so wrangler dev streams it (server/headers.ts). */
+    DEV_UNCOMPRESSED?: string;
   }
 }

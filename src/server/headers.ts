@@ -52,6 +52,22 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * `npm run dev` sets DEV_UNCOMPRESSED. wrangler dev (4.86.0, miniflare's entry worker) gzips a
+ * text answer for a browser that accepts gzip, and its gzip holds a streamed page until the page
+ * ends (workers-sdk#6577): the shell would paint only once the slowest section arrived. An answer
+ * that names its own encoding passes as it is, so HTML names "identity" there. Deployed, nothing
+ * changes: Cloudflare compresses the stream without holding it.
+ */
+export function devStreaming(): MiddlewareHandler<AppEnv> {
+  return async function devStreaming(c, next) {
+    await next();
+    if (!c.env?.DEV_UNCOMPRESSED || c.res.headers.has("Content-Encoding")) return;
+    if (c.res.headers.get("Content-Type")?.startsWith("text/html"))
+      c.res.headers.set("Content-Encoding", "identity");
+  };
+}
+
 /** What a browser may cache, by kind of answer; a route may set its own (RouteModule.cacheControl). */
 const CACHE_CONTROL = {
   // A page varies on the page-data marker (same URL, JSON answer) and must be revalidated.
