@@ -57,7 +57,7 @@ const FIXED = {
   "cross-origin-opener-policy": "same-origin",
   "origin-agent-cluster": "?1",
   "referrer-policy": "strict-origin-when-cross-origin",
-  "strict-transport-security": "max-age=15552000; includeSubDomains",
+  "strict-transport-security": "max-age=31536000; includeSubDomains",
   "x-content-type-options": "nosniff",
   "x-dns-prefetch-control": "off",
   "x-download-options": "noopen",
