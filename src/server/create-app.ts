@@ -1,13 +1,13 @@
 // Builds the app from its inputs: the product (routes, layout, not-found page), its client
 // manifest and the reporting hook. Middleware order: log line, error capture, security headers,
-// D1 bookmarks, the dev server's encoding.
+// D1 bookmarks.
 import { Hono } from "hono";
 import type { AppDefinition } from "../shared/route-module";
 import type { AppEnv, ReportError } from "./context";
 import type { ClientManifest } from "./manifest";
 import { requestLogger } from "./logger";
 import { errorCapture } from "./capture";
-import { devStreaming, securityHeaders } from "./headers";
+import { securityHeaders } from "./headers";
 import { d1Bookmarks } from "./d1-session";
 import { errorResponse } from "./errors";
 import { dispatch } from "./dispatch";
@@ -31,7 +31,6 @@ export function createApp({ reportError, log, ...config }: AppDeps) {
   app.use(errorCapture(reportError));
   app.use(securityHeaders());
   app.use(d1Bookmarks());
-  app.use(devStreaming());
   // Only failures outside dispatch reach here (dispatch answers its own, whatever was thrown).
   app.onError((error, c) => errorResponse(c, error, c.get("errorFormat") ?? "text"));
   app.all("*", dispatch);

@@ -48,11 +48,16 @@ export function requestNonce(c: AppContext): string {
   return c.get("secureHeadersNonce")!;
 }
 
-/** Every answer, whatever made it, carries the security headers and a fresh nonce. */
+/**
+ * Every answer, whatever made it, carries the security headers and a fresh nonce; under
+ * `npm run dev`, the dev server's policies too.
+ */
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async function securityHeaders(c, next) {
     c.set("secureHeadersNonce", generateNonce());
-    return (c.env?.DEV_LIVE_RELOAD ? development : production)(c, next);
+    if (!c.env?.DEV_LIVE_RELOAD && !c.env?.DEV_UNCOMPRESSED) return production(c, next);
+    await (c.env.DEV_LIVE_RELOAD ? development : production)(c, next);
+    if (c.env.DEV_UNCOMPRESSED) streamThroughDevServer(c.res);
   };
 }
 
@@ -63,13 +68,10 @@ export function securityHeaders(): MiddlewareHandler<AppEnv> {
  * that names its own encoding passes as it is, so HTML names "identity" there. Deployed, nothing
  * changes: Cloudflare compresses the stream without holding it.
  */
-export function devStreaming(): MiddlewareHandler<AppEnv> {
-  return async function devStreaming(c, next) {
-    await next();
-    if (!c.env?.DEV_UNCOMPRESSED || c.res.headers.has("Content-Encoding")) return;
-    if (c.res.headers.get("Content-Type")?.startsWith("text/html"))
-      c.res.headers.set("Content-Encoding", "identity");
-  };
+function streamThroughDevServer(response: Response): void {
+  if (response.headers.has("Content-Encoding")) return;
+  if (response.headers.get("Content-Type")?.startsWith("text/html"))
+    response.headers.set("Content-Encoding", "identity");
 }
 
 /** What a browser may cache, by kind of answer; a route may set its own (RouteModule.cacheControl). */

@@ -173,7 +173,7 @@ describe("a page that opts into the edge cache", () => {
 });
 
 describe("/slow", () => {
-  it("arrives whole, at once, on its second visit: one chunk, slow part and all", async () => {
+  it("arrives whole, at once, on its second visit: slow part and all, with no wait", async () => {
     const path = fresh("/slow");
     const first = await request(path);
     expect((await first.body!.getReader().read()).value).toBeDefined();
@@ -181,10 +181,12 @@ describe("/slow", () => {
     // The first visit streamed and was cut short: not stored. A whole one is.
     await (await request(path)).text();
     await vi.waitFor(async () => expect(await storedPlaceholder(path)).not.toBeNull());
-    const reader = (await request(path)).body!.getReader();
-    const chunk = new TextDecoder().decode((await reader.read()).value);
-    expect(chunk).toContain("Arrived after");
-    expect(chunk.trimEnd()).toMatch(/<\/html>$/);
-    expect((await reader.read()).done).toBe(true);
+    // The whole body is there at once (the render waited a second for the slow part); the
+    // runtime may still hand it over in more than one chunk.
+    const started = Date.now();
+    const body = await (await request(path)).text();
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(body).toContain("Arrived after");
+    expect(body.trimEnd()).toMatch(/<\/html>$/);
   });
 });
