@@ -28,18 +28,14 @@ step("applying D1 migrations to the local database", bin("wrangler"), [
 
 const children = [
   spawn(process.execPath, ["scripts/build-client.mjs", "--dev", "--watch"], { cwd: root, stdio: "inherit" }),
-  // DEV_LIVE_RELOAD lets wrangler's injected reload script past the CSP; DEV_UNCOMPRESSED keeps
-  // wrangler dev from gzipping HTML, which holds a streamed page until it ends (src/server/headers.ts).
+  // DEV_SERVER: the CSP lets wrangler's injected reload script run, HTML is not gzipped by wrangler
+  // dev (which would hold a streamed page until it ends), and no page comes from the edge cache.
   // NODE_ENV=development: the worker build (wrangler.toml [build]) bundles React's development code.
-  spawn(
-    bin("wrangler"),
-    ["dev", "--live-reload", "--var", "DEV_LIVE_RELOAD:1", "--var", "DEV_UNCOMPRESSED:1", ...passThrough],
-    {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "development" },
-    },
-  ),
+  spawn(bin("wrangler"), ["dev", "--live-reload", "--var", "DEV_SERVER:1", ...passThrough], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "development" },
+  }),
 ];
 let exiting = false;
 const stop = (code) => {

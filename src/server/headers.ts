@@ -32,7 +32,7 @@ function policy(extra: string[]) {
 }
 
 const production = policy([]);
-/** `npm run dev` sets DEV_LIVE_RELOAD, so wrangler's reload script may run. */
+/** Under `npm run dev` (DEV_SERVER), wrangler's reload script may run. */
 const development = policy([WRANGLER_LIVE_RELOAD_HASH]);
 
 /**
@@ -55,14 +55,14 @@ export function requestNonce(c: AppContext): string {
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async function securityHeaders(c, next) {
     c.set("secureHeadersNonce", generateNonce());
-    if (!c.env?.DEV_LIVE_RELOAD && !c.env?.DEV_UNCOMPRESSED) return production(c, next);
-    await (c.env.DEV_LIVE_RELOAD ? development : production)(c, next);
-    if (c.env.DEV_UNCOMPRESSED) streamThroughDevServer(c.res);
+    if (!c.env?.DEV_SERVER) return production(c, next);
+    await development(c, next);
+    streamThroughDevServer(c.res);
   };
 }
 
 /**
- * `npm run dev` sets DEV_UNCOMPRESSED. wrangler dev (4.86.0, miniflare's entry worker) gzips a
+ * Under `npm run dev` (DEV_SERVER): wrangler dev (4.86.0, miniflare's entry worker) gzips a
  * text answer for a browser that accepts gzip, and its gzip holds a streamed page until the page
  * ends (workers-sdk#6577): the shell would paint only once the slowest section arrived. An answer
  * that names its own encoding passes as it is, so HTML names "identity" there. Deployed, nothing

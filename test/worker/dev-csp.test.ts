@@ -12,8 +12,8 @@ async function csp(bindings: Env) {
 }
 
 describe("the CSP under npm run dev", () => {
-  it("also allows wrangler's live-reload script, by its hash, when DEV_LIVE_RELOAD is set", async () => {
-    expect(await csp({ ...env, DEV_LIVE_RELOAD: "1" })).toMatch(
+  it("also allows wrangler's live-reload script, by its hash, under npm run dev (DEV_SERVER)", async () => {
+    expect(await csp({ ...env, DEV_SERVER: "1" })).toMatch(
       new RegExp(
         `^script-src 'nonce-[^']+' 'strict-dynamic' ${WRANGLER_LIVE_RELOAD_HASH.replace(/[+/=]/g, "\\$&")};`,
       ),

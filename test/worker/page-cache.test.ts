@@ -44,13 +44,14 @@ describe("a page that opts into the edge cache", () => {
     }
   });
 
-  it("builds a hit's CSP as a render's: with wrangler's live-reload hash under npm run dev", async () => {
+  it("serves nothing from the cache under npm run dev, so a page shows the code as it is", async () => {
     const path = fresh("/counted");
     await visit(path);
-    const hit = await visit(path, {}, { DEV_LIVE_RELOAD: "1" });
-    expect(hit.line.cache).toBe("hit");
-    const csp = hit.response.headers.get("Content-Security-Policy");
-    expect(csp).toContain(`'nonce-${cspNonce(hit.response)}' 'strict-dynamic' ${WRANGLER_LIVE_RELOAD_HASH}`);
+    const dev = await visit(path, {}, { DEV_SERVER: "1" });
+    expect(dev.line.cache).toBe("bypass");
+    const csp = dev.response.headers.get("Content-Security-Policy");
+    expect(csp).toContain(`'nonce-${cspNonce(dev.response)}' 'strict-dynamic' ${WRANGLER_LIVE_RELOAD_HASH}`);
+    expect((await visit(path)).line.cache).toBe("hit");
   });
 
   it("keeps page data apart from the document, and the same with any _data parameter", async () => {
