@@ -1,11 +1,11 @@
 // The benchmark's floor: the app's own pages (layout, component, loader: the same D1 rows)
 // rendered into the same document markup with plain renderToReadableStream and nothing around
 // them: no Hono, no middleware, no route matcher, no CSP nonces, no log lines, no error
-// boundary. What the framework computes per request (stylesheet and module preload links,
-// the page data it embeds) is written here as plain elements from the build's manifest.
+// boundary. What the framework computes per request (stylesheet and module preload links, the
+// head tags, the page data it embeds) is written here as plain elements.
 import { renderToReadableStream } from "react-dom/server";
 import { routes } from "../../src/app/routes";
-import Layout from "../../src/app/layout";
+import Layout, { meta as productMeta } from "../../src/app/layout";
 import manifest from "../../dist/manifest.json";
 import {
   ACTION_HEADER,
@@ -27,27 +27,42 @@ function titleOf(module: RouteModule, data: unknown): string {
   return typeof module.title === "function" ? module.title(data) : module.title;
 }
 
+/** The head tags the app sends for a page: its description over the product's, and its address. */
+function headOf(module: RouteModule, data: unknown, url: URL, title: string) {
+  const own = typeof module.meta === "function" ? module.meta(data) : module.meta;
+  const description = own?.description ?? productMeta.description;
+  const canonical = url.origin + url.pathname;
+  return [
+    { name: "description", content: description },
+    { rel: "canonical", href: canonical },
+    { property: "og:type", content: "website" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: canonical },
+    { name: "twitter:card", content: "summary" },
+  ];
+}
+
 async function load(module: RouteModule, request: Request, env: Env, ctx: ExecutionContext) {
   const url = new URL(request.url);
   return module.loader ? module.loader({ request, url, params: {}, env, ctx }) : null;
 }
 
-async function render(module: RouteModule, data: unknown, path: string): Promise<Response> {
+async function render(module: RouteModule, data: unknown, url: URL): Promise<Response> {
   const Page = module.default;
-  const page = {
-    route: path,
-    params: {},
-    data,
-    title: titleOf(module, data),
-    build: manifest.build,
-    status: 200,
-  };
+  const path = url.pathname;
+  const title = titleOf(module, data);
+  const head = headOf(module, data, url, title);
+  const page = { route: path, params: {}, data, title, head, build: manifest.build, status: 200 };
   const stream = await renderToReadableStream(
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{page.title}</title>
+        {head.map((tag) =>
+          "rel" in tag ? <link key={tag.rel} {...tag} /> : <meta key={tag.name ?? tag.property} {...tag} />,
+        )}
         <link rel="icon" href="data:," />
         <noscript>
           <style>{'div[hidden][id^="S:"]{display:block}'}</style>
@@ -76,16 +91,18 @@ async function render(module: RouteModule, data: unknown, path: string): Promise
 
 export default {
   async fetch(request, env, ctx) {
-    const path = new URL(request.url).pathname;
+    const url = new URL(request.url);
+    const path = url.pathname;
     const route = byPath.get(path);
     if (!route) return new Response("Not found", { status: 404 });
     const module = await route.load();
     if (request.method === "POST") return signAndReload(module, request, env, ctx);
     const data = await load(module, request, env, ctx);
     if (request.headers.has(PAGE_DATA_HEADER)) {
-      return Response.json({ route: path, params: {}, data, title: titleOf(module, data) });
+      const title = titleOf(module, data);
+      return Response.json({ route: path, params: {}, data, title, head: headOf(module, data, url, title) });
     }
-    return render(module, data, path);
+    return render(module, data, url);
   },
 } satisfies ExportedHandler<Env>;
 
