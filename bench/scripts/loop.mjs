@@ -6,6 +6,11 @@
 //   npm run bench:loop -- [--path=/] [--n=4000] [--rounds=10] [--targets=app,app-quiet,floor]
 //   npm run bench:loop -- --data      the page's data (X-Page-Data: 1, ?_data=1) instead of its HTML
 //   npm run bench:loop -- --profile   also a V8 CPU profile of each target: functions by self time
+//   npm run bench:loop -- --hit       the app without a D1 bookmark: a page that opts into the edge
+//                                     cache is served from it (Miniflare's Cache API, in-process)
+//   npm run bench:loop -- --hit --memory-cache
+//                                     the same from a Map in the isolate: what a hit costs the Worker
+//                                     itself, without Miniflare's cache Worker and its storage
 // With the profiler attached, each console.log is also sent to it: the log line costs several
 // times more than in the timed rounds; the app-quiet target shows the rest without it.
 // Pages that read D1 see an empty, migrated database (BENCH_STATE=<dir> uses another state dir).
@@ -25,6 +30,8 @@ const options = parseOptions(import.meta.url, {
   targets: { type: "string", default: "app,app-quiet,floor" },
   profile: { type: "boolean", default: false },
   data: { type: "boolean", default: false },
+  hit: { type: "boolean", default: false },
+  "memory-cache": { type: "boolean", default: false },
 });
 const n = Number(options.n);
 const rounds = Number(options.rounds);
@@ -53,6 +60,8 @@ try {
   const run = async (target, count) => {
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
     if (options.data) query.set("data", "1");
+    if (options.hit) query.set("hit", "1");
+    if (options["memory-cache"]) query.set("cache", "memory");
     const response = await fetch(`${worker.url}?${query}`);
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();

@@ -6,6 +6,7 @@ import { createApp } from "../../src/server/create-app";
 import { app } from "../../src/app";
 import manifest from "../../dist/manifest.json";
 import floor from "./floor-worker";
+import { edgeCache } from "../../src/server/cache-entry";
 import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
 
 /** A bookmark makes the app render a page it would serve from its edge cache (the floor always renders). */
@@ -23,6 +24,26 @@ const TARGETS: Record<string, Target> = {
   floor: floor as Target,
 };
 
+/**
+ * `cache=memory`: this location's cache as a Map in the isolate, for `--memory-cache` only. It
+ * shows what a hit costs the Worker's own code; Miniflare's Cache API is two more Workers and a
+ * SQLite store in the Worker's process, which on the edge are not the Worker's CPU.
+ */
+class MemoryCache {
+  entries = new Map<string, { body: ArrayBuffer; init: ResponseInit }>();
+  async match(key: Request) {
+    const e = this.entries.get(key.url);
+    return e ? new Response(e.body, e.init) : undefined;
+  }
+  async put(key: Request, response: Response) {
+    const init = { status: response.status, headers: [...response.headers] };
+    this.entries.set(key.url, { body: await response.arrayBuffer(), init });
+  }
+  async delete(key: Request) {
+    return this.entries.delete(key.url);
+  }
+}
+
 export default {
   async fetch(request, env, ctx) {
     const params = new URL(request.url).searchParams;
@@ -35,6 +56,8 @@ export default {
     if (data) page.searchParams.set(PAGE_DATA_PARAM, "1");
     // hit=1: leave the bookmark out, so a page that opts into the edge cache is served from it.
     const render = params.get("hit") === "1" ? {} : RENDER;
+    if (params.get("cache") === "memory" && !(edgeCache() instanceof MemoryCache))
+      Object.defineProperty(caches, "default", { value: new MemoryCache() });
     const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1", ...render } : render;
     let bytes = 0;
     for (let i = 0; i < n; i++) {
