@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useBrowser, openPage } from "./support";
+import { untilHomeHydrated } from "./navigation-helpers";
 
 const browser = useBrowser();
 
@@ -9,13 +10,7 @@ describe("home page in Chromium", () => {
     await page.goto("/");
     const counter = page.getByTestId("counter");
     await expect.poll(() => counter.textContent()).toBe("Clicked 0 times");
-    // Clicking before hydration would do nothing; poll until React answers the click.
-    await expect
-      .poll(async () => {
-        await counter.click();
-        return counter.textContent();
-      })
-      .not.toBe("Clicked 0 times");
+    await untilHomeHydrated(page);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -14,9 +14,8 @@ export function recordPageData(page: Page): string[] {
   return seen;
 }
 
-/** Opens "/" and waits until React answers clicks; leaves a marker only this document has. */
-export async function openHome(page: Page) {
-  await page.goto("/");
+/** Clicks the home page's counter until React answers it: clicks before hydration do nothing. */
+export async function untilHomeHydrated(page: Page) {
   const counter = page.getByTestId("counter");
   await expect
     .poll(async () => {
@@ -24,6 +23,12 @@ export async function openHome(page: Page) {
       return counter.textContent();
     })
     .not.toBe("Clicked 0 times");
+}
+
+/** Opens "/" and waits until React answers clicks; leaves a marker only this document has. */
+export async function openHome(page: Page) {
+  await page.goto("/");
+  await untilHomeHydrated(page);
   await page.evaluate(() => Object.assign(window, { __document: "first" }));
 }
 
