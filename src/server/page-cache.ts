@@ -30,6 +30,18 @@ function bookmarked(c: AppContext): boolean {
   return c.req.raw.headers.has(D1_BOOKMARK_HEADER) || getCookie(c, D1_BOOKMARK_COOKIE) !== undefined;
 }
 
+/** Answers made for one visitor whatever their status: a loader's redirect as page data (200 JSON). */
+const notForTheCache = new WeakSet<Response>();
+
+/** Marks `response` as never to be stored, and returns it. */
+export function uncacheable(response: Response): Response {
+  notForTheCache.add(response);
+  return response;
+}
+
+const storable = (response: Response) =>
+  response.status === STATUS.ok && response.body !== null && !notForTheCache.has(response);
+
 function note(c: AppContext, state: CacheState): void {
   const log = c.get("log");
   log.fields = { ...log.fields, cache: state };
@@ -68,8 +80,8 @@ export async function cachedAnswer(
   note(c, "miss");
   const response = await produce();
   // A HEAD answer's body is never read: nothing to store from it.
-  if (c.req.method === "HEAD" || response.status !== STATUS.ok || response.body === null) return response;
-  const { body, complete } = copyOnRead(response.body);
+  if (c.req.method === "HEAD" || !storable(response)) return response;
+  const { body, complete } = copyOnRead(response.body!);
   const stored = complete.then((chunks) => chunks && store(c, key, kind, policy, response, new Blob(chunks)));
   // One waitUntil for both: the log line is written once the copy is stored.
   const log = c.get("log");
@@ -113,7 +125,7 @@ function refreshLater(
   const refresh = new Promise((resolve) => setTimeout(resolve, 0))
     .then(produce)
     .then(async (response) => {
-      if (response.status !== STATUS.ok) return void (await response.body?.cancel());
+      if (!storable(response)) return void (await response.body?.cancel());
       await store(c, key, kind, policy, response, await response.blob());
     })
     .catch((error: unknown) => void c.get("capture")(error))

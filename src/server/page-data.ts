@@ -7,7 +7,7 @@ import { settleDeferred } from "./deferred";
 import { HttpError } from "./errors";
 import { answerHeaders } from "./headers";
 import { jsonResponse } from "./respond";
-import { cachedAnswer } from "./page-cache";
+import { cachedAnswer, uncacheable } from "./page-cache";
 
 /** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
 export function pageUrl(request: Request): URL {
@@ -38,7 +38,10 @@ async function loadPageData(c: AppContext, url: URL): Promise<Response> {
   const loaded = await loadPage(c, url, request);
   if (isRedirect(loaded)) {
     const redirect = redirectLocation(loaded, url);
-    return jsonResponse({ redirect } satisfies RedirectPayload, STATUS.ok, answerHeaders("data"));
+    // A 200 like a page's data, but a redirect: not stored, as a document's 303 is not.
+    return uncacheable(
+      jsonResponse({ redirect } satisfies RedirectPayload, STATUS.ok, answerHeaders("data")),
+    );
   }
   const { page, module } = loaded;
   const data = await settleDeferred(c, page.data);

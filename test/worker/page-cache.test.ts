@@ -158,10 +158,13 @@ describe("a page that opts into the edge cache", () => {
     expect(visits[1]!.body).not.toContain("Digest");
   });
 
-  it("does not store a loader's redirect", async () => {
+  it("does not store a loader's redirect, as a document or as page data", async () => {
     const path = fresh("/sent-away");
     expect((await visit(path)).response.status).toBe(303);
     expect((await visit(path)).line.cache).toBe("miss");
+    const data = [await visit(path, { headers: pageData }), await visit(path, { headers: pageData })];
+    expect(JSON.parse(data[0]!.body)).toEqual({ redirect: "/counted" });
+    expect(data.map(({ line }) => line.cache)).toEqual(["miss", "miss"]);
   });
 
   it("leaves pages without a cache policy out: they render every time, logged without a cache field", async () => {
