@@ -19,9 +19,34 @@ export const PLACEHOLDER_HEADER = "X-Verge-Placeholder";
 const FORM_KEY = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** The entry's key: the page URL (already without `_data`), its kind and the build that made it. */
-export function cacheKey(url: URL, kind: CachedKind, build: string): Request {
+export function cacheKey(url: URL, kind: CachedKind | "forgotten", build: string): Request {
   const separator = url.search ? "&" : "?";
   return new Request(`${url.origin}${url.pathname}${url.search}${separator}verge-cache=${kind}.${build}`);
+}
+
+/**
+ * A mark that may be up to this much newer than a render's start and still count as made after
+ * it: the clocks of one location's machines may differ. Erring this way only costs a miss.
+ */
+const CLOCK_SKEW_MS = 1000;
+
+/**
+ * Marks the page at `url` forgotten now (an action changed it), for `ttl` seconds. Its mark is
+ * kept beside its entries and never served.
+ */
+export async function markForgotten(url: URL, build: string, ttl: number): Promise<void> {
+  const headers = { "Cache-Control": `max-age=${Math.ceil(ttl)}`, [STORED_AT_HEADER]: String(Date.now()) };
+  await edgeCache().put(cacheKey(url, "forgotten", build), new Response("", { headers }));
+}
+
+/** Whether the page at `url` was marked forgotten after `since` (ms): a render begun then is out of date. */
+export async function forgottenSince(url: URL, build: string, since: number): Promise<boolean> {
+  const mark = await edgeCache()
+    .match(cacheKey(url, "forgotten", build))
+    .catch(() => undefined);
+  if (!mark) return false;
+  await mark.body?.cancel();
+  return Number(mark.headers.get(STORED_AT_HEADER)) > since - CLOCK_SKEW_MS;
 }
 
 /**
@@ -93,7 +118,7 @@ async function withPlaceholder(body: Blob, nonce: string, placeholder: string): 
 }
 
 /**
- * Stores an answer for `ttl` seconds unless it carries a form key; a document with a placeholder
+ * Stores an answer for `ttl` seconds unless it carries a form key (false then); a document with a placeholder
  * in place of `nonce`, new for each entry and as unguessable as a nonce: content that could carry
  * a nonce attribute must not be able to name it, and so be restamped into an allowed script.
  */
@@ -102,11 +127,11 @@ export async function storeEntry(
   kind: CachedKind,
   answer: { body: Blob; type: string; nonce: string },
   ttl: number,
-): Promise<void> {
+): Promise<boolean> {
   const { body, type, nonce } = answer;
   const placeholder = generateNonce();
   const text = kind === "html" ? await withPlaceholder(body, nonce, placeholder) : await body.text();
-  if (text === null || FORM_KEY.test(text)) return;
+  if (text === null || FORM_KEY.test(text)) return false;
   const headers: Record<string, string> = {
     "Content-Type": type,
     "Cache-Control": `max-age=${Math.ceil(ttl)}`,
@@ -114,6 +139,7 @@ export async function storeEntry(
   };
   if (kind === "html") headers[PLACEHOLDER_HEADER] = placeholder;
   await edgeCache().put(key, new Response(text, { headers }));
+  return true;
 }
 
 /** `source` passed on as it is read; `complete` gives its chunks, or null if it was cut short. */

@@ -15,6 +15,8 @@ import {
   copyOnRead,
   edgeCache,
   findEntry,
+  forgottenSince,
+  markForgotten,
   servedEntry,
   storeEntry,
   type CachedKind,
@@ -68,76 +70,89 @@ export async function cachedAnswer(
     return produce();
   }
   c.get("log").route = match.route.path;
-  const key = cacheKey(url, kind, c.get("app").manifest.build);
-  const found = await findEntry(key, kind);
+  const page: CachedPage = { url, kind, policy, key: cacheKey(url, kind, c.get("app").manifest.build) };
+  const found = await findEntry(page.key, kind);
   if (found && found.age <= policy.maxAge + policy.staleWhileRevalidate) {
     const stale = found.age > policy.maxAge;
     note(c, stale ? "stale" : "hit");
-    if (stale) refreshLater(c, key, kind, policy, produce);
+    if (stale) refreshLater(c, page, produce);
     return await servedEntry(found.entry, requestNonce(c), answerHeaders(kind, module));
   }
   await found?.entry.body?.cancel();
   note(c, "miss");
+  const started = Date.now();
   const response = await produce();
   // A HEAD answer's body is never read: nothing to store from it.
   if (c.req.method === "HEAD" || !storable(response)) return response;
   const { body, complete } = copyOnRead(response.body!);
-  const stored = complete.then((chunks) => chunks && store(c, key, kind, policy, response, new Blob(chunks)));
+  const stored = complete.then((chunks) => chunks && store(c, page, response, new Blob(chunks), started));
   // One waitUntil for both: the log line is written once the copy is stored.
   const log = c.get("log");
   logWhenSettled(log, Promise.all([log.pending, stored.catch(() => {})]));
   return new Response(body, response);
 }
 
+/** One page's entry of one kind: where it is kept and for how long. */
+interface CachedPage {
+  url: URL;
+  kind: CachedKind;
+  policy: Required<CachePolicy>;
+  key: Request;
+}
+
+/** How long a page's entries live: through their stale window (the stored time tells which part). */
+const lifetime = ({ maxAge, staleWhileRevalidate }: Required<CachePolicy>) => maxAge + staleWhileRevalidate;
+
 /**
- * Stores a whole answer unless its request captured an error (a failed section, a deferred
- * value's digest: a page like that is one visitor's) or the visitor left.
+ * Stores a whole answer, rendered from `started` on, unless its request captured an error (a
+ * failed section, a deferred value's digest: a page like that is one visitor's) or the visitor
+ * left. An action that forgot the page meanwhile (forgetPage) makes it out of date: it is stored,
+ * then checked, then dropped, so that either this check sees the action's mark or the action's
+ * delete comes after this store.
  */
-async function store(
-  c: AppContext,
-  key: Request,
-  kind: CachedKind,
-  policy: Required<CachePolicy>,
-  response: Response,
-  body: Blob,
-): Promise<void> {
+async function store(c: AppContext, page: CachedPage, response: Response, body: Blob, started: number) {
   if (c.get("log").errors.length > 0 || c.req.raw.signal.aborted) return;
   const type = response.headers.get("Content-Type") ?? "";
-  // The entry lives through its stale window; its stored time tells which part it is in.
-  const ttl = policy.maxAge + policy.staleWhileRevalidate;
-  await storeEntry(key, kind, { body, type, nonce: requestNonce(c) }, ttl);
+  const answer = { body, type, nonce: requestNonce(c) };
+  if (!(await storeEntry(page.key, page.kind, answer, lifetime(page.policy)))) return;
+  if (await forgottenSince(page.url, c.get("app").manifest.build, started)) {
+    await edgeCache()
+      .delete(page.key)
+      .catch(() => false);
+  }
 }
 
 /** Keys this isolate is refreshing: one stale hit refreshes an entry; the others are served stale. */
 const refreshing = new Set<string>();
 
-function refreshLater(
-  c: AppContext,
-  key: Request,
-  kind: CachedKind,
-  policy: Required<CachePolicy>,
-  produce: () => Promise<Response>,
-): void {
-  if (refreshing.has(key.url)) return;
-  refreshing.add(key.url);
+function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Response>): void {
+  const { url } = page.key;
+  if (refreshing.has(url)) return;
+  refreshing.add(url);
   // Started on the next task, once this answer's log line is written: the refresh neither holds
   // the line nor adds to it. What it captures still goes to the reporting hook.
   const refresh = new Promise((resolve) => setTimeout(resolve, 0))
-    .then(produce)
-    .then(async (response) => {
+    .then(async () => {
+      const started = Date.now();
+      const response = await produce();
       if (!storable(response)) return void (await response.body?.cancel());
-      await store(c, key, kind, policy, response, await response.blob());
+      await store(c, page, response, await response.blob(), started);
     })
     .catch((error: unknown) => void c.get("capture")(error))
-    .finally(() => refreshing.delete(key.url));
+    .finally(() => refreshing.delete(url));
   waitUntil(c, refresh);
 }
 
-/** After a successful action: this location forgets the page's entries, HTML and page data. */
+/**
+ * After a successful action: this location forgets the page's entries, HTML and page data. The
+ * mark comes first, so a render still running (begun before the action) does not keep its copy.
+ */
 export async function forgetPage(c: AppContext, url: URL, module: RouteModule): Promise<void> {
-  if (!policyOf(module)) return;
+  const policy = policyOf(module);
+  if (!policy) return;
   const build = c.get("app").manifest.build;
-  // A failed delete must not fail the action: its mutation is done.
+  // A failed mark or delete must not fail the action: its mutation is done.
+  await markForgotten(url, build, lifetime(policy)).catch(() => {});
   const forget = (kind: CachedKind) =>
     edgeCache()
       .delete(cacheKey(url, kind, build))

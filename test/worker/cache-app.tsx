@@ -50,6 +50,50 @@ function Sectioned({ data }: PageProps<{ n: number; later: Promise<string> }>) {
   );
 }
 
+/**
+ * What the /changing pages show, and their action changes. While `hold()` is on, their streamed
+ * section waits for `release()`: a render in progress when an action runs.
+ */
+export const version = {
+  now: 1,
+  held: [] as (() => void)[],
+  holding: false,
+  hold() {
+    this.holding = true;
+  },
+  release() {
+    this.holding = false;
+    for (const resolve of this.held.splice(0)) resolve();
+  },
+};
+
+function Changing({ data }: PageProps<{ version: number; later: Promise<string> }>) {
+  return (
+    <>
+      <h1>{`Version ${data.version}`}</h1>
+      <Suspense fallback={<p>Waiting</p>}>
+        <Await resolve={data.later}>{(value) => <p>{value}</p>}</Await>
+      </Suspense>
+    </>
+  );
+}
+
+const changing = (maxAge: number, staleWhileRevalidate: number) =>
+  cached(
+    {
+      default: Changing,
+      loader: () => ({
+        version: version.now,
+        later: version.holding
+          ? new Promise<string>((resolve) => version.held.push(() => resolve("released")))
+          : Promise.resolve("at once"),
+      }),
+      actions: { bump: () => ((version.now += 1), { bumped: true }) },
+    },
+    maxAge,
+    staleWhileRevalidate,
+  );
+
 /** A page rendering a script with a nonce of its own: the restamp must leave it alone. */
 const OwnScript = () => (
   <script type="application/json" nonce={OWN_NONCE} dangerouslySetInnerHTML={{ __html: "{}" }} />
@@ -79,6 +123,8 @@ const routes = [
     return { n, later: n === 1 ? Promise.reject(new Error("first section fails")) : Promise.resolve(`ok ${n}`) };
   } })),
   page("/uncached", cached({ cache: undefined })),
+  page("/changing", changing(60, 0)),
+  page("/changing-stale", changing(1, 60)),
 ];
 
 export interface Visit {
@@ -98,15 +144,27 @@ export function cacheApp(build = manifest.build) {
     reportError: () => {},
     log: (line) => lines.push(JSON.parse(line) as Record<string, unknown>),
   });
-  /** One request through workerd, its body read and its background work (storing, refreshing) done. */
-  async function visit(path: string, init: RequestInit = {}, vars: Partial<Env> = {}): Promise<Visit> {
+  /**
+   * One request through workerd, answered but its body not yet read. `finish` reads it and, unless
+   * told otherwise, waits for the request's background work (storing, refreshing); `settled` waits
+   * for that work alone.
+   */
+  async function start(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
     const ctx = createExecutionContext();
     const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...vars }, ctx);
-    const body = await response.text();
-    await waitOnExecutionContext(ctx);
-    return { response, body, line: lines.at(-1)! };
+    const settled = () => waitOnExecutionContext(ctx);
+    async function finish({ background = true } = {}): Promise<Visit> {
+      const body = await response.text();
+      if (background) await settled();
+      return { response, body, line: lines.at(-1)! };
+    }
+    return { response, finish, settled };
   }
-  return { visit, lines };
+  /** One request through workerd, its body read and its background work (storing, refreshing) done. */
+  async function visit(path: string, init: RequestInit = {}, vars: Partial<Env> = {}): Promise<Visit> {
+    return (await start(path, init, vars)).finish();
+  }
+  return { visit, start, lines };
 }
 
 /** A path of its own for each test: the cache outlives a test (not a test file). */

@@ -1,11 +1,12 @@
 // The edge cache (src/server/page-cache.ts): pages that export `cache` are rendered once and
 // served from this location's Cache API, each hit with a fresh nonce; everything else renders.
 import { describe, expect, it, vi } from "vitest";
-import { cacheApp, fresh, pageData, storedPlaceholder } from "./cache-app";
+import { cacheApp, fresh, pageData, storedPlaceholder, version } from "./cache-app";
 import { cspNonce, request, scriptsAndLinks } from "./html";
 import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/server/headers";
 
-const { visit } = cacheApp();
+const { visit, start } = cacheApp();
+const form = { "Content-Type": "application/x-www-form-urlencoded" };
 
 describe("a page that opts into the edge cache", () => {
   it("renders on the first visit and serves the next from the cache, without its loader", async () => {
@@ -117,7 +118,6 @@ describe("a page that opts into the edge cache", () => {
 
   it("forgets the page after a successful action, with JavaScript and without", async () => {
     const path = fresh("/acted");
-    const form = { "Content-Type": "application/x-www-form-urlencoded" };
     await visit(path);
     const plain = await visit(path, { method: "POST", headers: form, body: "_action=touch" });
     expect(plain.response.status).toBe(303);
@@ -130,9 +130,44 @@ describe("a page that opts into the edge cache", () => {
     expect(after.body).toContain("Render 4");
   });
 
+  it("keeps no render that began before an action forgot the page", async () => {
+    const path = fresh("/changing");
+    const before = version.now;
+    // A visitor's render starts with the page as it is, and waits on its streamed section.
+    version.hold();
+    const reading = await start(path);
+    const bumped = await visit(path, { method: "POST", headers: form, body: "_action=bump" });
+    expect(bumped.response.status).toBe(303);
+    version.release();
+    const old = await reading.finish();
+    expect(old.body).toContain(`Version ${before}`);
+    // That render ended after the action: what it would have stored is already out of date.
+    const next = await visit(path);
+    expect(next.line.cache).toBe("miss");
+    expect(next.body).toContain(`Version ${before + 1}`);
+  });
+
+  it("keeps no refresh that began before an action forgot the page", async () => {
+    const path = fresh("/changing-stale");
+    const before = version.now;
+    await visit(path);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // A stale hit: served at once, its refresh renders in the background and waits on its section.
+    version.hold();
+    const stale = await start(path);
+    expect((await stale.finish({ background: false })).line.cache).toBe("stale");
+    await vi.waitFor(() => expect(version.held).toHaveLength(1));
+    const bumped = await visit(path, { method: "POST", headers: form, body: "_action=bump" });
+    expect(bumped.response.status).toBe(303);
+    version.release();
+    await stale.settled();
+    const next = await visit(path);
+    expect(next.line.cache).toBe("miss");
+    expect(next.body).toContain(`Version ${before + 1}`);
+  });
+
   it("keeps the page after a refused action", async () => {
     const path = fresh("/acted");
-    const form = { "Content-Type": "application/x-www-form-urlencoded" };
     await visit(path);
     const refused = await visit(path, { method: "POST", headers: form, body: "_action=refuse" });
     expect(refused.response.status).toBe(422);
