@@ -7,7 +7,7 @@ import { matchRoute } from "../shared/routing";
 import type { CachePolicy, RouteModule } from "../shared/route-module";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
-import { answerHeaders, requestNonce } from "./headers";
+import { answerHeaders, generateNonce, requestNonce } from "./headers";
 import { logWhenSettled } from "./logger";
 import {
   CACHED_KINDS,
@@ -133,6 +133,9 @@ function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Re
   // the line nor adds to it. What it captures still goes to the reporting hook.
   const refresh = new Promise((resolve) => setTimeout(resolve, 0))
     .then(async () => {
+      // Rendered with a nonce of its own: the stale hit's visitor has this request's in its CSP
+      // header, and must not be able to plant it in content the refresh stores.
+      c.set("secureHeadersNonce", generateNonce());
       const started = Date.now();
       const response = await produce();
       if (!storable(response)) return void (await response.body?.cancel());

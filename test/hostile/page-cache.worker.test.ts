@@ -1,7 +1,15 @@
 // The edge cache against what could leak between visitors: the placeholder nonce a stored page
 // carries, a nonce a page chose itself, a form key, a nonce shown as text.
 import { describe, expect, it } from "vitest";
-import { cacheApp, fresh, OWN_NONCE, pageData, storedPlaceholder, type Visit } from "../worker/cache-app";
+import {
+  cacheApp,
+  fresh,
+  OWN_NONCE,
+  pageData,
+  renderedNonces,
+  storedPlaceholder,
+  type Visit,
+} from "../worker/cache-app";
 import { cspNonce, scriptsAndLinks } from "../worker/html";
 import { manifest } from "../worker/apps";
 
@@ -36,6 +44,19 @@ describe("a cached page", () => {
       expect(received(seen)).not.toContain(first);
       expect(received(seen)).not.toContain(second);
     }
+  });
+
+  it("is refreshed with a nonce that its stale hit's visitor never saw", async () => {
+    const path = fresh("/stale-nonce");
+    await visit(path);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before = renderedNonces.length;
+    const stale = await visit(path);
+    expect(stale.line.cache).toBe("stale");
+    // The refresh rendered once; the visitor knows the nonce in its CSP header, not that one.
+    expect(renderedNonces.length).toBe(before + 1);
+    expect(renderedNonces.at(-1)).toMatch(/^[A-Za-z0-9+/]{24}$/);
+    expect(renderedNonces.at(-1)).not.toBe(cspNonce(stale.response));
   });
 
   it("is stored with a placeholder of its own, unlike any other entry's", async () => {

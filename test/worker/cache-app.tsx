@@ -100,6 +100,13 @@ const OwnScript = () => (
 );
 export const OWN_NONCE = "a-nonce-the-page-chose-itself";
 
+/** The nonces /stale-nonce was rendered with, in order. */
+export const renderedNonces: string[] = [];
+function RecordsNonce() {
+  renderedNonces.push(useNonce() ?? "");
+  return <p>Rendered</p>;
+}
+
 /** A page that shows its nonce as text: only attributes are restamped, so it must not be stored. */
 const NonceInText = () => <p data-testid="shown">{useNonce()}</p>;
 
@@ -123,6 +130,7 @@ const routes = [
     return { n, later: n === 1 ? Promise.reject(new Error("first section fails")) : Promise.resolve(`ok ${n}`) };
   } })),
   page("/uncached", cached({ cache: undefined })),
+  page("/stale-nonce", cached({ default: RecordsNonce }, 1, 60)),
   page("/changing", changing(60, 0)),
   page("/changing-stale", changing(1, 60)),
 ];
