@@ -18,10 +18,25 @@ export const PLACEHOLDER_HEADER = "X-Verge-Placeholder";
  */
 const FORM_KEY = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-/** The entry's key: the page URL (already without `_data`), its kind and the build that made it. */
-export function cacheKey(url: URL, kind: CachedKind | "forgotten", build: string): Request {
+/**
+ * What a page's entries are kept under besides its URL: the client `build`, and this deploy's
+ * version where the Worker has the binding (CF_VERSION_METADATA): a deploy of server code or of
+ * settings alone changes no client build, and must not serve the pages of the one before it.
+ */
+export function cacheGeneration(build: string, env: Env): string {
+  const version = (env as Partial<Pick<Env, "CF_VERSION_METADATA">>).CF_VERSION_METADATA?.id;
+  return version ? `${build}.${version}` : build;
+}
+
+/**
+ * The entry's key: the page URL (already without `_data`), its kind and the generation that made
+ * it (cacheGeneration).
+ */
+export function cacheKey(url: URL, kind: CachedKind | "forgotten", generation: string): Request {
   const separator = url.search ? "&" : "?";
-  return new Request(`${url.origin}${url.pathname}${url.search}${separator}verge-cache=${kind}.${build}`);
+  return new Request(
+    `${url.origin}${url.pathname}${url.search}${separator}verge-cache=${kind}.${generation}`,
+  );
 }
 
 /**
@@ -34,15 +49,15 @@ const CLOCK_SKEW_MS = 1000;
  * Marks the page at `url` forgotten now (an action changed it), for `ttl` seconds. Its mark is
  * kept beside its entries and never served.
  */
-export async function markForgotten(url: URL, build: string, ttl: number): Promise<void> {
+export async function markForgotten(url: URL, generation: string, ttl: number): Promise<void> {
   const headers = { "Cache-Control": `max-age=${Math.ceil(ttl)}`, [STORED_AT_HEADER]: String(Date.now()) };
-  await edgeCache().put(cacheKey(url, "forgotten", build), new Response("", { headers }));
+  await edgeCache().put(cacheKey(url, "forgotten", generation), new Response("", { headers }));
 }
 
 /** Whether the page at `url` was marked forgotten after `since` (ms): a render begun then is out of date. */
-export async function forgottenSince(url: URL, build: string, since: number): Promise<boolean> {
+export async function forgottenSince(url: URL, generation: string, since: number): Promise<boolean> {
   const mark = await edgeCache()
-    .match(cacheKey(url, "forgotten", build))
+    .match(cacheKey(url, "forgotten", generation))
     .catch(() => undefined);
   if (!mark) return false;
   await mark.body?.cancel();

@@ -11,6 +11,7 @@ import { answerHeaders, generateNonce, requestNonce } from "./headers";
 import { logWhenSettled } from "./logger";
 import {
   CACHED_KINDS,
+  cacheGeneration,
   cacheKey,
   copyOnRead,
   edgeCache,
@@ -26,6 +27,8 @@ function policyOf(module: RouteModule | null): Required<CachePolicy> | null {
   const { maxAge = 0, staleWhileRevalidate = 0 } = module?.cache ?? {};
   return maxAge > 0 ? { maxAge, staleWhileRevalidate: Math.max(0, staleWhileRevalidate) } : null;
 }
+
+const generation = (c: AppContext) => cacheGeneration(c.get("app").manifest.build, c.env);
 
 /** A visitor who has just written (a D1 bookmark) reads past the cache, so they see their write. */
 function bookmarked(c: AppContext): boolean {
@@ -70,7 +73,7 @@ export async function cachedAnswer(
     return produce();
   }
   c.get("log").route = match.route.path;
-  const page: CachedPage = { url, kind, policy, key: cacheKey(url, kind, c.get("app").manifest.build) };
+  const page: CachedPage = { url, kind, policy, key: cacheKey(url, kind, generation(c)) };
   const found = await findEntry(page.key, kind);
   if (found && found.age <= policy.maxAge + policy.staleWhileRevalidate) {
     const stale = found.age > policy.maxAge;
@@ -115,7 +118,7 @@ async function store(c: AppContext, page: CachedPage, response: Response, body: 
   const type = response.headers.get("Content-Type") ?? "";
   const answer = { body, type, nonce: requestNonce(c) };
   if (!(await storeEntry(page.key, page.kind, answer, lifetime(page.policy)))) return;
-  if (await forgottenSince(page.url, c.get("app").manifest.build, started)) {
+  if (await forgottenSince(page.url, generation(c), started)) {
     await edgeCache()
       .delete(page.key)
       .catch(() => false);
@@ -153,12 +156,12 @@ function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Re
 export async function forgetPage(c: AppContext, url: URL, module: RouteModule): Promise<void> {
   const policy = policyOf(module);
   if (!policy) return;
-  const build = c.get("app").manifest.build;
+  const current = generation(c);
   // A failed mark or delete must not fail the action: its mutation is done.
-  await markForgotten(url, build, lifetime(policy)).catch(() => {});
+  await markForgotten(url, current, lifetime(policy)).catch(() => {});
   const forget = (kind: CachedKind) =>
     edgeCache()
-      .delete(cacheKey(url, kind, build))
+      .delete(cacheKey(url, kind, current))
       .catch(() => false);
   await Promise.all(CACHED_KINDS.map(forget));
 }

@@ -4,7 +4,7 @@ import { Suspense } from "react";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createApp } from "../../src/server/create-app";
-import { cacheKey, PLACEHOLDER_HEADER, type CachedKind } from "../../src/server/cache-entry";
+import { cacheGeneration, cacheKey, PLACEHOLDER_HEADER, type CachedKind } from "../../src/server/cache-entry";
 import { app as product } from "../../src/app";
 import { invalid, page, redirect, type PageProps, type RouteModule } from "../../src/shared/route-module";
 import { Await } from "../../src/shared/await";
@@ -181,7 +181,7 @@ export const fresh = (path: string) =>
 
 /** The placeholder an entry was stored with (read straight from the cache, as no visitor can). */
 export async function storedPlaceholder(path: string, kind: CachedKind = "html", build = manifest.build) {
-  const key = cacheKey(new URL(path, ORIGIN), kind, build);
+  const key = cacheKey(new URL(path, ORIGIN), kind, cacheGeneration(build, env));
   const entry = await (caches as unknown as { default: Cache }).default.match(key);
   await entry?.body?.cancel();
   return entry?.headers.get(PLACEHOLDER_HEADER) ?? null;

@@ -94,6 +94,17 @@ describe("a page that opts into the edge cache", () => {
     expect((await visit(path)).body).toContain("Render 1");
   });
 
+  it("misses for another deploy of the same client build (server code or settings changed)", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const deploy = (id: string) => ({ CF_VERSION_METADATA: { id, tag: "", timestamp: "" } });
+    const other = await visit(path, {}, deploy("another-version"));
+    expect(other.line.cache).toBe("miss");
+    expect(other.body).toContain("Render 2");
+    expect((await visit(path, {}, deploy("another-version"))).line.cache).toBe("hit");
+    expect((await visit(path)).body).toContain("Render 1");
+  });
+
   it("serves a stale entry once while it is refreshed, then the fresh one", async () => {
     const path = fresh("/stale");
     await visit(path);
