@@ -133,9 +133,10 @@ async function withPlaceholder(body: Blob, nonce: string, placeholder: string): 
 }
 
 /**
- * Stores an answer for `ttl` seconds unless it carries a form key (false then); a document with a placeholder
- * in place of `nonce`, new for each entry and as unguessable as a nonce: content that could carry
- * a nonce attribute must not be able to name it, and so be restamped into an allowed script.
+ * Stores an answer for `ttl` seconds unless it carries a form key (then it answers false); a
+ * document with a placeholder in place of `nonce`, new for each entry and as unguessable as a
+ * nonce: content that could carry a nonce attribute must not be able to name it, and so be
+ * restamped into an allowed script.
  */
 export async function storeEntry(
   key: Request,

@@ -75,7 +75,7 @@ export async function cachedAnswer(
   c.get("log").route = match.route.path;
   const page: CachedPage = { url, kind, policy, key: cacheKey(url, kind, generation(c)) };
   const found = await findEntry(page.key, kind);
-  if (found && found.age <= policy.maxAge + policy.staleWhileRevalidate) {
+  if (found && found.age <= lifetime(policy)) {
     const stale = found.age > policy.maxAge;
     note(c, stale ? "stale" : "hit");
     if (stale) refreshLater(c, page, produce);
