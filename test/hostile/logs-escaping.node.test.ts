@@ -1,19 +1,9 @@
 // `npm run logs` with visitor text in the lines it reads: control characters reach the
 // operator's terminal only as visible escapes, and cannot start a line of their own.
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { logs as run } from "../node/run-logs";
 
-const script = path.resolve(import.meta.dirname, "../../scripts/logs.mjs");
-
-function logs(args: string[], input: string) {
-  const result = spawnSync(process.execPath, [script, ...args], {
-    input,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return result.stdout;
-}
+const logs = (args: string[], input: string) => run(args, input).stdout;
 
 /** C0 controls, DEL and C1 controls (U+009B is CSI, ESC [ in one character), and bidi overrides. */
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;

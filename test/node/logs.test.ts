@@ -1,19 +1,11 @@
 // `npm run logs`: finds request lines in `wrangler tail --format json` and `npm run dev` output,
 // filters them, and prints them; run as a user runs it, with the text on stdin.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { logs } from "./run-logs";
 
 const script = path.resolve(import.meta.dirname, "../../scripts/logs.mjs");
-
-function logs(args: string[], input: string) {
-  const result = spawnSync(process.execPath, [script, ...args], {
-    input,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 const line = (fields: Record<string, unknown>) => ({
   ts: "2026-11-21T14:00:00.000Z",
