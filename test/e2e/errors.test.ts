@@ -1,7 +1,15 @@
 // Error fallbacks and reporting in Chromium against wrangler dev, with the fake ingest behind /monitoring.
 import { beforeEach, describe, expect, it } from "vitest";
 import AxeBuilder from "@axe-core/playwright";
-import { gotoExplained, ingestControl, ingestEnvelopes, useBrowser, logLines, openPage } from "./support";
+import {
+  gotoExplained,
+  ingestControl,
+  ingestEnvelopes,
+  useBrowser,
+  logLines,
+  openPage,
+  throwClientError,
+} from "./support";
 import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from "../../src/shared/error-views";
 import { eventOf } from "../support/envelope";
 
@@ -21,18 +29,7 @@ describe("client render failure", () => {
       if (new URL(response.url()).pathname === "/monitoring") relayed.push(response.status());
     });
     await page.goto("/errors");
-    const fallback = page.getByTestId("app-error");
-    // Clicks before hydration do nothing: click until React answers with the fallback.
-    await expect
-      .poll(async () => {
-        if (await fallback.isVisible()) return true;
-        await page
-          .getByTestId("throw-client")
-          .click({ timeout: 1000 })
-          .catch(() => {});
-        return fallback.isVisible();
-      })
-      .toBe(true);
+    const fallback = await throwClientError(page);
     await expect.poll(() => fallback.locator("h1").textContent()).toBe(CLIENT_ERROR_TEXT);
     expect(await fallback.getByRole("button", { name: "Reload" }).isVisible()).toBe(true);
     expect(await fallback.getByRole("button", { name: "Back" }).isVisible()).toBe(true);

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, inject, it } from "vitest";
 import { readDebugId } from "../../scripts/debug-ids.mjs";
 import { clientChunks, readBuild, root } from "../node/dist";
 import { eventOf } from "../support/envelope";
-import { ingestControl, ingestEnvelopes, logLines, openPage, useBrowser } from "./support";
+import { ingestControl, ingestEnvelopes, logLines, openPage, throwClientError, useBrowser } from "./support";
 
 const browser = useBrowser();
 beforeEach(async () => {
@@ -58,16 +58,7 @@ describe("readable stacks", () => {
   it("a client render error's envelope names the debug ID of the chunk that threw", async () => {
     const { page, context } = await openPage(browser());
     await page.goto("/errors");
-    const fallback = page.getByTestId("app-error");
-    await expect
-      .poll(async () => {
-        await page
-          .getByTestId("throw-client")
-          .click({ timeout: 1000 })
-          .catch(() => {});
-        return fallback.isVisible();
-      })
-      .toBe(true);
+    await throwClientError(page);
     await expect.poll(async () => (await ingestEnvelopes()).length, { timeout: 10_000 }).toBe(1);
     const event = eventOf((await ingestEnvelopes())[0]!)!;
     await context.close();

@@ -9,7 +9,7 @@ import {
   type Request,
   type Response,
 } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -139,3 +139,22 @@ export async function ingestControl(path: string): Promise<unknown> {
 
 /** Every envelope the fake ingest accepted since the last reset. */
 export const ingestEnvelopes = () => ingestControl("envelopes") as Promise<RecordedEnvelope[]>;
+
+/**
+ * On /errors, clicks "throw a client error" until React answers with the fallback: clicks before
+ * hydration do nothing. Returns the fallback.
+ */
+export async function throwClientError(page: Page) {
+  const fallback = page.getByTestId("app-error");
+  await expect
+    .poll(async () => {
+      if (await fallback.isVisible()) return true;
+      await page
+        .getByTestId("throw-client")
+        .click({ timeout: 1000 })
+        .catch(() => {});
+      return fallback.isVisible();
+    })
+    .toBe(true);
+  return fallback;
+}
