@@ -1,5 +1,6 @@
 // Checks an action request must pass before its body is read or any action code runs.
 import { HttpError } from "./errors";
+import { declaresOver } from "./refused-body";
 import {
   FORM_MULTIPART,
   FORM_URLENCODED,
@@ -46,8 +47,7 @@ export const formTooLarge = () =>
 
 /** 413 from the declared length; bodies without one are counted as they are read (form-data.ts). */
 export function assertDeclaredSize(request: Request): void {
-  const declared = request.headers.get("Content-Length");
-  if (declared !== null && Number(declared) > MAX_ACTION_BODY_BYTES) throw formTooLarge();
+  if (declaresOver(request, MAX_ACTION_BODY_BYTES)) throw formTooLarge();
 }
 
 /** 415 unless the body is urlencoded, multipart or JSON; returns which. */

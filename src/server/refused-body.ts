@@ -2,6 +2,11 @@
 // dropped, so no request is answered half-read (README, "Refused bodies"); past the limit it is
 // cancelled, so the refusal goes out at once instead of after the rest.
 
+/** Whether `request` declares a body over `limit` bytes (no or a malformed Content-Length: no). */
+export function declaresOver(request: Request, limit: number): boolean {
+  return Number(request.headers.get("Content-Length")) > limit;
+}
+
 /**
  * Reads what is left of `body` and drops it. Past `limit` bytes it is cancelled and false is
  * returned (the caller answers 413). A body that fails midway (its sender left) is done with.
@@ -35,7 +40,7 @@ export async function settleRefusedBody(
 ): Promise<unknown> {
   const body = request.body;
   if (body === null || request.bodyUsed || body.locked) return refusal;
-  if (Number(request.headers.get("Content-Length")) > limit) {
+  if (declaresOver(request, limit)) {
     await body.cancel().catch(() => {});
     return tooLarge();
   }

@@ -9,7 +9,7 @@ import {
 } from "../shared/sentry-headers";
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
 import { countedBody, readFirstLine, readInflatedFirstLine, TooLargeError } from "./envelope-reader";
-import { drainBody, settleRefusedBody } from "./refused-body";
+import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
 import type { AppContext } from "./context";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
@@ -141,12 +141,12 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
 }
 
 /** The checks made before the body is read. */
-async function admit(c: AppContext, ip: string | undefined, declared: number) {
+async function admit(c: AppContext, ip: string | undefined) {
   // Without a DSN the route does not exist, whatever the method.
   if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
   if (c.req.method !== "POST") throw refuse(STATUS.methodNotAllowed, "Method Not Allowed", { Allow: "POST" });
   await checkRateLimit(c, ip ?? "unknown");
-  if (declared > MAX_ENVELOPE_BYTES) throw tooLarge();
+  if (declaresOver(c.req.raw, MAX_ENVELOPE_BYTES)) throw tooLarge();
   if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");
   return c.req.raw.body;
 }
@@ -154,7 +154,7 @@ async function admit(c: AppContext, ip: string | undefined, declared: number) {
 export async function relayResponse(c: AppContext): Promise<Response> {
   const ip = c.req.header("CF-Connecting-IP");
   const declared = Number(c.req.header("Content-Length") ?? NaN);
-  const body = await admit(c, ip, declared).catch(async (refusal: unknown) => {
+  const body = await admit(c, ip).catch(async (refusal: unknown) => {
     throw await settleRefusedBody(c.req.raw, MAX_ENVELOPE_BYTES, refusal, tooLarge);
   });
 
