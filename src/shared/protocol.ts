@@ -5,13 +5,6 @@
 export const PAGE_DATA_HEADER = "X-Page-Data";
 /** Query parameter the client adds to page-data URLs so shared caches that ignore Vary keep them apart. */
 export const PAGE_DATA_PARAM = "_data";
-/** Cache-Control of page-data answers, unless the route sets its own: they are per visitor and current. */
-export const DATA_CACHE_CONTROL = "private, no-store";
-/** The headers of every page-data answer (success, redirect or error) unless its route sets its own Cache-Control. */
-export const DATA_HEADERS: Readonly<Record<string, string>> = {
-  Vary: PAGE_DATA_HEADER,
-  "Cache-Control": DATA_CACHE_CONTROL,
-};
 /** The client's build id, sent with every page-data and action request. */
 export const BUILD_HEADER = "X-Build";
 /**
