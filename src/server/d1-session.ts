@@ -5,6 +5,7 @@ import { generateCookie, getCookie } from "hono/cookie";
 import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, D1_BOOKMARK_MAX_AGE_S } from "../shared/protocol";
 import type { D1Session, PageEnv } from "../shared/route-module";
 import type { AppContext, AppEnv } from "./context";
+import { logField } from "./logger";
 import { isScriptRequest } from "./actions";
 
 /**
@@ -32,10 +33,6 @@ export interface D1State {
 
 export function isBookmark(value: string | null | undefined): value is string {
   return typeof value === "string" && value.length <= MAX_BOOKMARK_BYTES && BOOKMARK.test(value);
-}
-
-function logField(c: AppContext, name: string, value: unknown): void {
-  (c.get("log").fields ??= {})[name] = value;
 }
 
 /** The visitor's bookmark (header from our client, cookie for documents): the newer valid one. */

@@ -1,7 +1,7 @@
 // One JSON log line per request, on stdout: readable in `wrangler tail --format json`,
 // Workers Logs, and `npm run dev` alike (pipe either into `npm run logs`).
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv, CacheState, RequestLog } from "./context";
+import type { AppContext, AppEnv, CacheState, RequestLog } from "./context";
 import type { CapturedError } from "./capture";
 import { waitUntil } from "./capture";
 
@@ -29,6 +29,11 @@ export interface LogLine {
   /** Every later error of the same request (two failing streamed sections, say). */
   errors?: CapturedError[];
   [field: string]: unknown;
+}
+
+/** Adds `name` to the request's log line (beside what other handlers added). */
+export function logField(c: AppContext, name: string, value: unknown): void {
+  (c.get("log").fields ??= {})[name] = value;
 }
 
 /** Paths longer than this are cut in the line (the request is refused with 414 anyway). */

@@ -8,7 +8,7 @@ import type { CachePolicy, RouteModule } from "../shared/route-module";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
 import { answerHeaders, generateNonce, requestNonce } from "./headers";
-import { logWhenSettled } from "./logger";
+import { logField, logWhenSettled } from "./logger";
 import {
   CACHED_KINDS,
   cacheGeneration,
@@ -47,10 +47,7 @@ export function uncacheable(response: Response): Response {
 const storable = (response: Response) =>
   response.status === STATUS.ok && response.body !== null && !notForTheCache.has(response);
 
-function note(c: AppContext, state: CacheState): void {
-  const log = c.get("log");
-  log.fields = { ...log.fields, cache: state };
-}
+const note = (c: AppContext, state: CacheState) => logField(c, "cache", state);
 
 /**
  * The answer of `kind` for the page at `url`. Pages without a cache policy: what `produce` makes.

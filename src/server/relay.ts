@@ -1,6 +1,7 @@
 // The same-site relay for browser Sentry envelopes: checks the envelope's DSN against
 // configuration and streams the body, byte for byte, to the ingest URL built from that config.
 import { HttpError } from "./errors";
+import { logField } from "./logger";
 import { STATUS, type ReporterConfig } from "../shared/protocol";
 import {
   RETRY_AFTER_HEADER,
@@ -135,8 +136,7 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
     }
     throw refuse(STATUS.badGateway, "Sentry is unreachable");
   } finally {
-    const log = c.get("log");
-    log.fields = { ...log.fields, bytes: counter.count() };
+    logField(c, "bytes", counter.count());
   }
 }
 
@@ -159,10 +159,10 @@ export async function relayResponse(c: AppContext): Promise<Response> {
   });
 
   const envelope = await readEnvelope(c, body);
-  const log = c.get("log");
-  log.fields = { project: envelope.upstream.project, event_id: envelope.eventId };
+  logField(c, "project", envelope.upstream.project);
+  logField(c, "event_id", envelope.eventId);
   const upstream = await forward(c, envelope, ip, declared);
-  log.fields.upstream_status = upstream.status;
+  logField(c, "upstream_status", upstream.status);
   // A redirect is not followed, and not handed to the browser (which would follow it).
   if (upstream.status >= 300 && upstream.status < 400) {
     await upstream.body?.cancel();
