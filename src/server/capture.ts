@@ -27,7 +27,7 @@ export interface ErrorReport {
  * A thrown value as text, whatever it is: `String(Object.create(null))` throws, a getter may
  * throw, a Response has no useful String(). Never throws itself.
  */
-export function describeThrown(error: unknown): { name: string; message: string; stack?: string } {
+function describeThrown(error: unknown): { name: string; message: string; stack?: string } {
   try {
     if (error instanceof Error) {
       return { name: String(error.name), message: String(error.message), stack: error.stack };
@@ -50,9 +50,8 @@ export function describeThrown(error: unknown): { name: string; message: string;
   }
 }
 
-/** 8-16 characters of [0-9a-z], derived from the error and the request it happened in. */
-export function errorDigest(error: unknown, ray: string): string {
-  const { name, message, stack } = describeThrown(error);
+/** 8-16 characters of [0-9a-z], derived from the (described) error and the request it happened in. */
+function digestOf({ name, message, stack }: ReturnType<typeof describeThrown>, ray: string): string {
   return cyrb53(`${ray}\n${name}\n${message}\n${stack ?? ""}`)
     .toString(36)
     .padStart(11, "0")
@@ -89,18 +88,20 @@ export function errorCapture(reportError: ReportError): MiddlewareHandler<AppEnv
       const known = byValue?.get(error);
       if (known) return known;
       let digest = UNDESCRIBABLE;
+      // Each digest once on the line: two thrown values described alike share one.
+      const record = (entry: CapturedError) => {
+        if (!log.errors.some((seen) => seen.digest === entry.digest)) log.errors.push(entry);
+      };
       try {
         const ray = c.get("ray");
-        digest = errorDigest(error, ray);
-        const { message, stack } = describeThrown(error);
+        const described = describeThrown(error);
+        digest = digestOf(described, ray);
         (byValue ??= new Map()).set(error, digest);
-        if (!log.errors.some((seen) => seen.digest === digest)) log.errors.push({ digest, message, stack });
+        record({ digest, message: described.message, stack: described.stack });
         report(c, reportError, { error, digest, route: log.route, ray, request: c.req.raw, env: c.env });
       } catch (failure) {
         console.error("capturing an error failed", failure);
-        if (!log.errors.some((seen) => seen.digest === digest)) {
-          log.errors.push({ digest, message: "An error that could not be captured" });
-        }
+        record({ digest, message: "An error that could not be captured" });
       }
       return digest;
     });
