@@ -35,11 +35,16 @@ export function isBookmark(value: string | null | undefined): value is string {
   return typeof value === "string" && value.length <= MAX_BOOKMARK_BYTES && BOOKMARK.test(value);
 }
 
-/** The visitor's bookmark (header from our client, cookie for documents): the newer valid one. */
-function visitorBookmark(c: AppContext): string | undefined {
-  const offered = [c.req.header(D1_BOOKMARK_HEADER), getCookie(c, D1_BOOKMARK_COOKIE)].filter(
+/** The bookmarks the visitor sent, valid or not: the header (our client) and the cookie (documents). */
+export function offeredBookmarks(c: AppContext): string[] {
+  return [c.req.header(D1_BOOKMARK_HEADER), getCookie(c, D1_BOOKMARK_COOKIE)].filter(
     (value) => value !== undefined,
   );
+}
+
+/** The visitor's bookmark: the newer valid one it sent. */
+function visitorBookmark(c: AppContext): string | undefined {
+  const offered = offeredBookmarks(c);
   const valid = offered.filter(isBookmark).sort();
   if (valid.length < offered.length) logField(c, "d1_bookmark", "ignored");
   return valid.at(-1);

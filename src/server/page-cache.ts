@@ -1,12 +1,12 @@
 // The edge cache of pages that opt in (a page module's `cache`): their HTML and page data are
 // served from this location's Cache API, fresh or stale-while-revalidate, each document hit with
 // this response's own nonce (cache-entry.ts); misses are rendered, streamed and then stored.
-import { getCookie } from "hono/cookie";
-import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, STATUS } from "../shared/protocol";
+import { STATUS } from "../shared/protocol";
 import { matchRoute } from "../shared/routing";
 import type { CachePolicy, RouteModule } from "../shared/route-module";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
+import { offeredBookmarks } from "./d1-session";
 import { answerHeaders, generateNonce, requestNonce } from "./headers";
 import { logField, logWhenSettled } from "./logger";
 import {
@@ -31,9 +31,7 @@ function policyOf(module: RouteModule | null): Required<CachePolicy> | null {
 const generation = (c: AppContext) => cacheGeneration(c.get("app").manifest.build, c.env);
 
 /** A visitor who has just written (a D1 bookmark) reads past the cache, so they see their write. */
-function bookmarked(c: AppContext): boolean {
-  return c.req.raw.headers.has(D1_BOOKMARK_HEADER) || getCookie(c, D1_BOOKMARK_COOKIE) !== undefined;
-}
+const bookmarked = (c: AppContext) => offeredBookmarks(c).length > 0;
 
 /** Answers made for one visitor whatever their status: a loader's redirect as page data (200 JSON). */
 const notForTheCache = new WeakSet<Response>();
