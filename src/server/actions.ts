@@ -8,13 +8,12 @@ import {
   STATUS,
 } from "../shared/protocol";
 import type { ActionFailure, ActionRedirect, ActionSuccess, Params } from "../shared/protocol";
-import { matchRoute } from "../shared/routing";
 import { HttpError } from "./errors";
 import { assertDeclaredSize, assertSameSite, bodyType, formTooLarge } from "./action-guards";
 import { readFields } from "./action-body";
 import { settleRefusedBody } from "./refused-body";
 import { assertSameBuild, pageUrl } from "./page-data";
-import { loadPage } from "./load-page";
+import { loadPage, resolveRoute, type ResolvedRoute } from "./load-page";
 import { settleDeferred } from "./deferred";
 import { renderDocument } from "./document";
 import { answerHeaders } from "./headers";
@@ -48,13 +47,11 @@ function unknownAction(script: boolean): HttpError {
 }
 
 async function findAction(c: AppContext, url: URL, name: string | undefined, script: boolean) {
-  const match = matchRoute(c.get("app").routes, url.pathname);
-  if (!match) throw unknownAction(script);
-  c.get("log").route = match.route.path;
-  const module = await match.route.load();
-  const actions = module.actions ?? {};
+  const route = await resolveRoute(c, url);
+  if (!route) throw unknownAction(script);
+  const actions = route.module.actions ?? {};
   if (!name || !Object.hasOwn(actions, name)) throw unknownAction(script);
-  return { action: actions[name]!, params: match.params, module };
+  return { action: actions[name]!, route };
 }
 
 /** Form fields the framework uses are not the typed values a re-rendered form shows. */
@@ -95,11 +92,11 @@ export async function actionResponse(c: AppContext): Promise<Response> {
     throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, formTooLarge);
   });
   const fields = await readFields(request, type);
-  const { action, params, module } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
+  const { action, route } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
 
-  const outcome = await run(c, action, url, params, fields);
+  const outcome = await run(c, action, url, route.match.params, fields);
   // Done (or sent elsewhere): the page's cached answers in this location no longer hold.
-  if (!isInvalid(outcome)) await forgetPage(c, url, module);
+  if (!isInvalid(outcome)) await forgetPage(c, url, route.module);
   if (isRedirect(outcome)) return redirected(c, url, outcome, script);
   if (isInvalid(outcome)) {
     const { fieldErrors, message, status, headers } = outcome;
@@ -110,10 +107,10 @@ export async function actionResponse(c: AppContext): Promise<Response> {
       values: typedValues(fields),
     };
     if (script) return jsonResponse(failure, status, { ...answerHeaders("action"), ...headers });
-    return rerender(c, url, failure, status, headers);
+    return rerender(c, url, route, failure, status, headers);
   }
   if (!script) return redirectResponse(url.pathname + url.search, STATUS.seeOther);
-  return revalidated(c, url, outcome ?? null);
+  return revalidated(c, url, route, outcome ?? null);
 }
 
 function redirected(c: AppContext, url: URL, to: Redirect, script: boolean): Response {
@@ -134,10 +131,15 @@ function pageRequest(c: AppContext, url: URL): Request {
 }
 
 /** JavaScript success: the result and the page after the action, in one answer. */
-async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Response> {
+async function revalidated(
+  c: AppContext,
+  url: URL,
+  route: ResolvedRoute,
+  result: unknown,
+): Promise<Response> {
   let loaded: Awaited<ReturnType<typeof loadPage>>;
   try {
-    loaded = await loadPage(c, url, () => pageRequest(c, url));
+    loaded = await loadPage(c, url, () => pageRequest(c, url), route);
   } catch (error) {
     // The mutation is done; only reloading the page failed. Saying "failed" would invite a
     // second submission, so report success and send the client to load the page itself.
@@ -154,11 +156,12 @@ async function revalidated(c: AppContext, url: URL, result: unknown): Promise<Re
 async function rerender(
   c: AppContext,
   url: URL,
+  route: ResolvedRoute,
   failure: ActionFailure,
   status: number,
   headers: Record<string, string>,
 ): Promise<Response> {
-  const loaded = await loadPage(c, url, () => pageRequest(c, url));
+  const loaded = await loadPage(c, url, () => pageRequest(c, url), route);
   if (isRedirect(loaded)) return redirected(c, url, loaded, false);
   return renderDocument(
     c,

@@ -45,8 +45,8 @@ function errorFormatOf(kind: RequestKind, request: Request): ErrorFormat {
 
 async function documentResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
-  return cachedAnswer(c, "html", url, async () => {
-    const loaded = await loadPage(c, url, c.req.raw);
+  return cachedAnswer(c, "html", url, async (route) => {
+    const loaded = await loadPage(c, url, c.req.raw, route);
     if (isRedirect(loaded)) return redirectResponse(redirectLocation(loaded, url), STATUS.seeOther);
     return renderDocument(c, loaded);
   });

@@ -1,5 +1,5 @@
 // The one loader call path: HTML documents, page data and action revalidation all load a page here.
-import { matchRoute } from "../shared/routing";
+import { matchRoute, type RouteMatch } from "../shared/routing";
 import {
   isRedirect,
   titleOf,
@@ -19,9 +19,23 @@ export interface LoadedPage {
 
 export const NOT_FOUND_TITLE = "Page not found";
 
+/** The route a URL names, with its module loaded. */
+export interface ResolvedRoute {
+  match: RouteMatch<RouteModule>;
+  module: RouteModule;
+}
+
+/** The route `url` names and its module, or null (not found); the log line names the route. */
+export async function resolveRoute(c: AppContext, url: URL): Promise<ResolvedRoute | null> {
+  const match = matchRoute(c.get("app").routes, url.pathname);
+  if (!match) return null;
+  c.get("log").route = match.route.path;
+  return { match, module: await match.route.load() };
+}
+
 /**
- * Matches `url` against the route table and runs the route's loader. A loader
- * that returns or throws a redirect yields the Redirect; other throws propagate.
+ * Runs the loader of `route` (resolveRoute's answer for `url`; null: the not-found page). A
+ * loader that returns or throws a redirect yields the Redirect; other throws propagate.
  * `request` may be a function: a Request derived for the page (page data without its marker,
  * an action's reload) is then built only if the loader reads `request`; most read `url` only.
  */
@@ -29,10 +43,10 @@ export async function loadPage(
   c: AppContext,
   url: URL,
   request: Request | (() => Request),
+  route: ResolvedRoute | null,
 ): Promise<LoadedPage | Redirect> {
-  const { routes, manifest } = c.get("app");
-  const match = matchRoute(routes, url.pathname);
-  if (!match) {
+  const { manifest } = c.get("app");
+  if (!route) {
     const page: PageData = {
       route: null,
       params: {},
@@ -44,8 +58,7 @@ export async function loadPage(
     };
     return { page, module: null };
   }
-  c.get("log").route = match.route.path;
-  const module = await match.route.load();
+  const { match, module } = route;
   let data: unknown = null;
   if (module.loader) {
     try {

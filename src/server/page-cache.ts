@@ -2,11 +2,11 @@
 // served from this location's Cache API, fresh or stale-while-revalidate, each document hit with
 // this response's own nonce (cache-entry.ts); misses are rendered, streamed and then stored.
 import { STATUS } from "../shared/protocol";
-import { matchRoute } from "../shared/routing";
 import type { CachePolicy, RouteModule } from "../shared/route-module";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
 import { offeredBookmarks } from "./d1-session";
+import { resolveRoute, type ResolvedRoute } from "./load-page";
 import { answerHeaders, generateNonce, requestNonce } from "./headers";
 import { logField, logWhenSettled } from "./logger";
 import {
@@ -56,30 +56,30 @@ export async function cachedAnswer(
   c: AppContext,
   kind: CachedKind,
   url: URL,
-  produce: () => Promise<Response>,
+  produce: (route: ResolvedRoute | null) => Promise<Response>,
 ): Promise<Response> {
-  const match = matchRoute(c.get("app").routes, url.pathname);
-  const module = match ? await match.route.load() : null;
+  const route = await resolveRoute(c, url);
+  const module = route?.module ?? null;
   const policy = policyOf(module);
-  if (!match || !module || !policy) return produce();
+  const render = () => produce(route);
+  if (!policy) return render();
   // Under `npm run dev` a page shows the code as it is now: an edit may change no build id.
   if (c.env.DEV_SERVER || bookmarked(c)) {
     note(c, "bypass");
-    return produce();
+    return render();
   }
-  c.get("log").route = match.route.path;
   const page: CachedPage = { url, kind, policy, key: cacheKey(url, kind, generation(c)) };
   const found = await findEntry(page.key, kind);
   if (found && found.age <= lifetime(policy)) {
     const stale = found.age > policy.maxAge;
     note(c, stale ? "stale" : "hit");
-    if (stale) refreshLater(c, page, produce);
+    if (stale) refreshLater(c, page, render);
     return await servedEntry(found.entry, requestNonce(c), answerHeaders(kind, module));
   }
   await found?.entry.body?.cancel();
   note(c, "miss");
   const started = Date.now();
-  const response = await produce();
+  const response = await render();
   // A HEAD answer's body is never read: nothing to store from it.
   if (c.req.method === "HEAD" || !storable(response)) return response;
   const { body, complete } = copyOnRead(response.body!);

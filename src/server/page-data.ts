@@ -2,7 +2,7 @@
 import { BUILD_HEADER, PAGE_DATA_PARAM, STATUS, type RedirectPayload } from "../shared/protocol";
 import { isRedirect, redirectLocation } from "../shared/route-module";
 import type { AppContext } from "./context";
-import { loadPage } from "./load-page";
+import { loadPage, type ResolvedRoute } from "./load-page";
 import { settleDeferred } from "./deferred";
 import { HttpError } from "./errors";
 import { answerHeaders } from "./headers";
@@ -30,12 +30,12 @@ export function assertSameBuild(c: AppContext): void {
 export async function pageDataResponse(c: AppContext): Promise<Response> {
   assertSameBuild(c);
   const url = pageUrl(c.req.raw);
-  return cachedAnswer(c, "data", url, () => loadPageData(c, url));
+  return cachedAnswer(c, "data", url, (route) => loadPageData(c, url, route));
 }
 
-async function loadPageData(c: AppContext, url: URL): Promise<Response> {
+async function loadPageData(c: AppContext, url: URL, route: ResolvedRoute | null): Promise<Response> {
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
-  const loaded = await loadPage(c, url, request);
+  const loaded = await loadPage(c, url, request, route);
   if (isRedirect(loaded)) {
     const redirect = redirectLocation(loaded, url);
     // A 200 like a page's data, but a redirect: not stored, as a document's 303 is not.
