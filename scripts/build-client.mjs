@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepBuildMaps } from "./build-maps.mjs";
-import { injectDebugId } from "./debug-ids.mjs";
+import { injectDebugIdInFile } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -145,11 +145,7 @@ async function injectDebugIds(outputs, dev) {
   const chunks = [];
   for (const file of Object.keys(outputs)) {
     if (file.endsWith(".js") && outputs[`${file}.map`]) {
-      const js = path.join(root, file);
-      const mapText = await readFile(`${js}.map`, "utf8");
-      const { code, map, portableMap } = injectDebugId(await readFile(js, "utf8"), mapText, path.dirname(js));
-      await writeFile(js, code);
-      if (dev) await writeFile(`${js}.map`, map);
+      const { code, portableMap } = await injectDebugIdInFile(path.join(root, file), { writeMap: dev });
       chunks.push({ name: `assets/${path.basename(file)}`, code, map: portableMap });
     }
   }

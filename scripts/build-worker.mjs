@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepBuildMaps } from "./build-maps.mjs";
-import { injectDebugId } from "./debug-ids.mjs";
+import { injectDebugIdInFile } from "./debug-ids.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -87,10 +87,7 @@ export async function buildWorker({
   // Which modules went in (test/node reads it); wrangler uploads worker.js alone.
   await writeFile(path.join(outdir, "metafile.json"), JSON.stringify(metafile));
   const file = path.join(outdir, "worker.js");
-  const mapText = await readFile(`${file}.map`, "utf8");
-  const { code, map, portableMap } = injectDebugId(await readFile(file, "utf8"), mapText, path.dirname(file));
-  await writeFile(file, code);
-  await writeFile(`${file}.map`, map);
+  const { code, portableMap } = await injectDebugIdInFile(file, { writeMap: true });
   const manifest = embeddedManifest(metafile);
   if (manifest) {
     const { build } = JSON.parse(await readFile(manifest, "utf8"));

@@ -1,4 +1,3 @@
-export declare function debugIdOf(code: string, mapText: string): string;
 export declare function injectDebugId(
   code: string,
   mapText: string,

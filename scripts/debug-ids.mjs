@@ -1,7 +1,8 @@
 // Sentry debug IDs for a built bundle: what lets Sentry (and `npm run logs`) pair a minified file
-// with its source map without trusting URLs or releases. Both builds call injectDebugId on each
-// JavaScript output and its map.
+// with its source map without trusting URLs or releases. Both builds call injectDebugIdInFile on
+// each JavaScript output and its map.
 import { createHash } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -14,7 +15,7 @@ const DEBUG_ID_LINE = /^\/\/# debugId=([0-9a-f-]{36})\s*$/im;
  * builds, nothing to store), and a change to either gives another (a source edit that leaves
  * the minified code alone still moves the map, so it gets its own ID).
  */
-export function debugIdOf(code, mapText) {
+function debugIdOf(code, mapText) {
   const hash = createHash("sha256").update(code).update("\0").update(mapText).digest();
   hash[6] = (hash[6] & 0x0f) | 0x40; // shaped as a version 4 UUID, which every Sentry tool accepts
   hash[8] = (hash[8] & 0x3f) | 0x80;
@@ -67,6 +68,21 @@ export function injectDebugId(code, mapText, mapDir) {
 }
 
 const posix = (file) => file.split(path.sep).join("/");
+
+/**
+ * injectDebugId on the built file `js` and its `js.map`: the file is rewritten with its ID, and
+ * the map too when `writeMap` (a production client build serves no map, so it keeps none there).
+ */
+export async function injectDebugIdInFile(js, { writeMap }) {
+  const injected = injectDebugId(
+    await readFile(js, "utf8"),
+    await readFile(`${js}.map`, "utf8"),
+    path.dirname(js),
+  );
+  await writeFile(js, injected.code);
+  if (writeMap) await writeFile(`${js}.map`, injected.map);
+  return injected;
+}
 
 /** The debug ID a built file carries in its `//# debugId=` comment, or undefined. */
 export function readDebugId(code) {
