@@ -14,9 +14,9 @@ export const MAX_REPORTS = 10;
  * exception's value (relay-event-schema protocol/exception.rs): cutting there loses nothing
  * Sentry would show, and bounds what a 200 KB message costs to send.
  */
-export const MAX_VALUE_LENGTH = 8192;
+const MAX_VALUE_LENGTH = 8192;
 /** Frames kept, the innermost (@sentry/core utils/stacktrace.ts, STACKTRACE_FRAME_LIMIT). */
-export const MAX_FRAMES = 50;
+const MAX_FRAMES = 50;
 /**
  * Stack lines are cut to this before parsing, as @sentry/core's createStackParser does: the frame
  * patterns backtrack, so a long crafted line would cost time quadratic in its length.
@@ -150,8 +150,8 @@ export function backoffSeconds(response: Response): number {
  * fetch transport (@sentry/browser transports/fetch.ts) asks for keepalive only while they stay
  * within 60 000 bytes and fewer than 15 requests; so does this, counting bytes, not characters.
  */
-export const KEEPALIVE_BUDGET_BYTES = 60_000;
-export const KEEPALIVE_MAX_REQUESTS = 15;
+const KEEPALIVE_BUDGET_BYTES = 60_000;
+const KEEPALIVE_MAX_REQUESTS = 15;
 let pendingBytes = 0;
 let pendingRequests = 0;
 

@@ -23,7 +23,7 @@ const root = path.resolve(import.meta.dirname, "..");
  * calls it. This resolves the import to the edge renderer alone, found through the installed
  * package (its package.json, which the package exports), wherever npm put it.
  */
-export function edgeRendererOnly(production) {
+function edgeRendererOnly(production) {
   return {
     name: "react-dom-server-edge-only",
     setup(build) {
@@ -42,7 +42,7 @@ export function edgeRendererOnly(production) {
 }
 
 /** The esbuild options for a worker bundle (the worker tests' Vite config mirrors the plugin). */
-export function workerBuildOptions({ entry, out, production, minify = production }) {
+function workerBuildOptions({ entry, out, production, minify = production }) {
   return {
     absWorkingDir: root,
     entryPoints: { worker: entry },

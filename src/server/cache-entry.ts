@@ -8,7 +8,7 @@ export type CachedKind = "html" | "data";
 export const CACHED_KINDS: readonly CachedKind[] = ["html", "data"];
 
 /** Kept with an entry and never sent: when it was stored (ms), and its document's placeholder. */
-export const STORED_AT_HEADER = "X-Verge-Stored-At";
+const STORED_AT_HEADER = "X-Verge-Stored-At";
 export const PLACEHOLDER_HEADER = "X-Verge-Placeholder";
 
 /**

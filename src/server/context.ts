@@ -16,6 +16,7 @@ export type ErrorFormat = "html" | "data" | "action" | "text";
 
 /** Everything the runtime is given: the product (from src/app/) and its client build's manifest. */
 export interface AppConfig extends AppDefinition {
+  /** The product's client build (dist/manifest.json): build id, entry, chunks per route. */
   manifest: ClientManifest;
 }
 

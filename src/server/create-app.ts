@@ -2,9 +2,7 @@
 // manifest and the reporting hook. Middleware order: log line, error capture, security headers,
 // D1 bookmarks.
 import { Hono } from "hono";
-import type { AppDefinition } from "../shared/route-module";
-import type { AppEnv, ReportError } from "./context";
-import type { ClientManifest } from "./manifest";
+import type { AppConfig, AppEnv, ReportError } from "./context";
 import { requestLogger } from "./logger";
 import { errorCapture } from "./capture";
 import { securityHeaders } from "./headers";
@@ -12,9 +10,8 @@ import { d1Bookmarks } from "./d1-session";
 import { errorResponse } from "./errors";
 import { dispatch } from "./dispatch";
 
-export interface AppDeps extends AppDefinition {
-  /** The product's client build (dist/manifest.json): build id, entry, chunks per route. */
-  manifest: ClientManifest;
+/** The product and its client build (AppConfig), and what the runtime reports and logs through. */
+export interface AppDeps extends AppConfig {
   /** Sends an error to the error-reporting service (the only door to Sentry). */
   reportError: ReportError;
   /** Writes one log line (defaults to console.log, which is stdout in workerd). */

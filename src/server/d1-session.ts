@@ -16,7 +16,7 @@ import { isScriptRequest } from "./actions";
  */
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 /** Longer values are refused before any other look. */
-export const MAX_BOOKMARK_BYTES = 256;
+const MAX_BOOKMARK_BYTES = 256;
 /** The one binding page code gets as a session: a bookmark belongs to one database. */
 const BINDING = "DB";
 
@@ -31,7 +31,7 @@ export interface D1State {
   wrote: boolean;
 }
 
-export function isBookmark(value: string | null | undefined): value is string {
+function isBookmark(value: string | null | undefined): value is string {
   return typeof value === "string" && value.length <= MAX_BOOKMARK_BYTES && BOOKMARK.test(value);
 }
 
