@@ -30,14 +30,7 @@ import {
 } from "../shared/route-module";
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
-
-/**
- * Whether the caller is our client script: it always sends the action name in X-Action,
- * which a plain HTML form cannot. JavaScript callers get JSON; forms get redirects and pages.
- */
-export function isScriptRequest(request: Request): boolean {
-  return request.headers.has(ACTION_HEADER);
-}
+import { requestKind } from "./request-kind";
 
 function unknownAction(script: boolean): HttpError {
   // With JavaScript this is usually version skew (a page from an older build): reload.
@@ -86,7 +79,8 @@ async function admit(c: AppContext, url: URL, script: boolean) {
 
 export async function actionResponse(c: AppContext): Promise<Response> {
   const request = c.req.raw;
-  const script = isScriptRequest(request);
+  // JavaScript callers (requestKind's `script`) get JSON; forms get redirects and pages.
+  const { script } = requestKind(c);
   const url = pageUrl(request);
   const { type, found } = await admit(c, url, script).catch(async (refusal: unknown) => {
     throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, formTooLarge);

@@ -4,8 +4,9 @@ import type { AppDefinition } from "../shared/route-module";
 import type { ClientManifest } from "./manifest";
 import type { CapturedError, ErrorReport } from "./capture";
 import type { D1State } from "./d1-session";
+import type { KindOfRequest } from "./request-kind";
 
-/** What kind of request this is: decided once, at the top (dispatch.ts), and logged. */
+/** What kind of request this is: decided once, before any handler (request-kind.ts), and logged. */
 export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
 
 /** How a page that opts into the edge cache was answered (page-cache.ts), on its log line. */
@@ -22,7 +23,6 @@ export interface AppConfig extends AppDefinition {
 
 /** Facts gathered while handling a request, written as its one log line. */
 export interface RequestLog {
-  kind: RequestKind;
   route: string | null;
   /** Every error captured while handling the request, in order (capture.ts). */
   errors: CapturedError[];
@@ -40,8 +40,8 @@ export interface AppEnv {
     app: AppConfig;
     ray: string;
     log: RequestLog;
-    /** How this request's failures are answered, decided with its kind. */
-    errorFormat: ErrorFormat;
+    /** What this request is (request-kind.ts), decided before anything else runs. */
+    kind: KindOfRequest;
     /** Records an error (log line, reporting hook) once and returns its digest; never throws. */
     capture: (error: unknown) => string;
     /** The CSP nonce for this response (headers.ts); hono/secure-headers reads the same key. */

@@ -1,6 +1,6 @@
 // Builds the app from its inputs: the product (routes, layout, not-found page), its client
-// manifest and the reporting hook. Middleware order: log line, error capture, security headers,
-// D1 bookmarks.
+// manifest and the reporting hook. Middleware order: the request's kind, log line, error capture,
+// security headers, D1 bookmarks.
 import { Hono } from "hono";
 import type { AppConfig, AppEnv, ReportError } from "./context";
 import { requestLogger } from "./logger";
@@ -9,6 +9,7 @@ import { securityHeaders } from "./headers";
 import { d1Bookmarks } from "./d1-session";
 import { errorResponse } from "./errors";
 import { dispatch } from "./dispatch";
+import { decideRequestKind } from "./request-kind";
 
 /** The product and its client build (AppConfig), and what the runtime reports and logs through. */
 export interface AppDeps extends AppConfig {
@@ -24,12 +25,13 @@ export function createApp({ reportError, log, ...config }: AppDeps) {
     c.set("app", config);
     await next();
   });
+  app.use(decideRequestKind());
   app.use(requestLogger(log));
   app.use(errorCapture(reportError));
   app.use(securityHeaders());
   app.use(d1Bookmarks());
   // Only failures outside dispatch reach here (dispatch answers its own, whatever was thrown).
-  app.onError((error, c) => errorResponse(c, error, c.get("errorFormat") ?? "text"));
+  app.onError((error, c) => errorResponse(c, error, c.get("kind")?.errorFormat ?? "text"));
   app.all("*", dispatch);
   return app;
 }

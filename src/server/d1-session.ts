@@ -6,7 +6,7 @@ import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, D1_BOOKMARK_MAX_AGE_S } from ".
 import type { D1Session, PageEnv } from "../shared/route-module";
 import type { AppContext, AppEnv } from "./context";
 import { logField } from "./logger";
-import { isScriptRequest } from "./actions";
+import { requestKind } from "./request-kind";
 
 /**
  * D1's bookmark, as Durable Object storage (which D1 runs on) writes it: four fixed-width
@@ -64,7 +64,7 @@ export function pageEnv(c: AppContext): PageEnv {
 
 function open(c: AppContext, state: D1State): D1Session {
   // An action may write and must read what it wrote on: the primary is newer than any bookmark.
-  const action = c.get("log").kind === "action";
+  const action = requestKind(c).kind === "action";
   state.from = action ? undefined : visitorBookmark(c);
   if (state.from) logField(c, "d1_bookmark", "used");
   const session = c.env[BINDING].withSession(
@@ -149,12 +149,12 @@ export function d1Bookmarks(): MiddlewareHandler<AppEnv> {
     const state = c.get("d1");
     const bookmark = state?.session?.getBookmark();
     if (!state || !bookmark) return;
-    const kind = c.get("log").kind;
+    const { kind, script } = requestKind(c);
     const sends = (kind === "action" && state.wrote) || (kind === "data" && state.from !== undefined);
     if (!sends) return;
     // Never send what would be refused on its way back.
     if (!isBookmark(bookmark)) return logField(c, "d1_bookmark", "unrecognised");
-    if (kind === "data" || isScriptRequest(c.req.raw)) c.res.headers.set(D1_BOOKMARK_HEADER, bookmark);
+    if (kind === "data" || script) c.res.headers.set(D1_BOOKMARK_HEADER, bookmark);
     if (kind === "action") {
       const cookie = generateCookie(D1_BOOKMARK_COOKIE, bookmark, {
         httpOnly: true,

@@ -1,47 +1,23 @@
-// Decides once, at the top, what kind of request this is, and hands it to that kind's handler;
+// Hands a request to its kind's handler (the kind was decided before, in request-kind.ts);
 // whatever the handler throws is answered in that kind's format (errors.ts).
 import type { Handler } from "hono";
-import { MAX_ACTION_BODY_BYTES, PAGE_DATA_HEADER, STATUS } from "../shared/protocol";
+import { MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
 import { isRedirect, redirectLocation } from "../shared/route-module";
-import type { AppContext, AppEnv, ErrorFormat, RequestKind } from "./context";
+import type { AppContext, AppEnv, RequestKind } from "./context";
 import { errorResponse, HttpError } from "./errors";
 import { loadPage } from "./load-page";
 import { pageDataResponse, pageUrl } from "./page-data";
 import { renderDocument } from "./document";
 import { cachedAnswer } from "./page-cache";
-import { actionResponse, isScriptRequest } from "./actions";
-import { relayPath, relayResponse } from "./relay";
+import { actionResponse } from "./actions";
+import { relayResponse } from "./relay";
+import { requestKind } from "./request-kind";
 import { redirectResponse } from "./respond";
 import { settleRefusedBody } from "./refused-body";
 
 /** Longer request targets are refused (414) before any routing. */
 export const MAX_URL_LENGTH = 8 * 1024;
 const ALLOW = "GET, HEAD, POST";
-
-/** The kind of a request, or null for a method no page, action or relay takes (405). */
-export function requestKind(request: Request, path: string, env: Env): RequestKind | null {
-  const method = request.method;
-  if (path === relayPath(env)) return "relay";
-  if (path.startsWith("/assets/")) return "asset";
-  if (method === "GET" || method === "HEAD") return request.headers.has(PAGE_DATA_HEADER) ? "data" : "html";
-  if (method === "POST") return "action";
-  return null;
-}
-
-/** How a kind's failures are answered: only our client script sends X-Action and reads JSON. */
-function errorFormatOf(kind: RequestKind, request: Request): ErrorFormat {
-  switch (kind) {
-    case "html":
-      return "html";
-    case "data":
-      return "data";
-    case "action":
-      return isScriptRequest(request) ? "action" : "html";
-    case "relay":
-    case "asset":
-      return "text";
-  }
-}
 
 async function documentResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
@@ -70,11 +46,7 @@ const HANDLERS: Record<RequestKind, (c: AppContext) => Promise<Response>> = {
 
 export const dispatch: Handler<AppEnv> = async function dispatch(c) {
   const request = c.req.raw;
-  const kind = requestKind(request, c.req.path, c.env);
-  const log = c.get("log");
-  log.kind = kind ?? "html";
-  const format = kind === null ? "html" : errorFormatOf(kind, request);
-  c.set("errorFormat", format);
+  const { kind, errorFormat: format } = requestKind(c);
   try {
     if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, "URI Too Long");
     if (kind === null) {

@@ -1,14 +1,14 @@
 // One JSON log line per request, on stdout: readable in `wrangler tail --format json`,
 // Workers Logs, and `npm run dev` alike (pipe either into `npm run logs`).
 import type { MiddlewareHandler } from "hono";
-import type { AppContext, AppEnv, CacheState, RequestLog } from "./context";
+import type { AppContext, AppEnv, CacheState, RequestKind, RequestLog } from "./context";
 import type { CapturedError } from "./capture";
 import { waitUntil } from "./capture";
 
 export interface LogLine {
   ts: string;
   level: "info" | "warn" | "error";
-  kind: RequestLog["kind"];
+  kind: RequestKind;
   method: string;
   path: string;
   route: string | null;
@@ -77,7 +77,7 @@ export function requestLogger(write: (line: string) => void = stdout): Middlewar
   return async function requestLogger(c, next) {
     const started = performance.now();
     const ray = c.req.header("cf-ray") || generateRay();
-    const log: RequestLog = { kind: "html", route: null, errors: [] };
+    const log: RequestLog = { route: null, errors: [] };
     c.set("ray", ray);
     c.set("log", log);
 
@@ -88,7 +88,7 @@ export function requestLogger(write: (line: string) => void = stdout): Middlewar
       const line: LogLine = {
         ts: new Date().toISOString(),
         level: levelOf(c.res.status, log),
-        kind: log.kind,
+        kind: c.get("kind").kind ?? "html",
         method: c.req.method,
         path: loggedPath(c.req.url),
         route: log.route,

@@ -1,0 +1,58 @@
+// What a request is, decided once from its method, path and headers, before any handler runs:
+// the handler, the format of its failures, its D1 session, its bookmark and its log line all
+// read this one decision.
+import type { MiddlewareHandler } from "hono";
+import { ACTION_HEADER, PAGE_DATA_HEADER } from "../shared/protocol";
+import type { AppContext, AppEnv, ErrorFormat, RequestKind } from "./context";
+import { relayPath } from "./relay";
+
+/** A request's kind and what follows from it. */
+export interface KindOfRequest {
+  /** Null for a method no page, action or relay takes (405). */
+  kind: RequestKind | null;
+  /**
+   * An action sent by our client script: it always names the action in X-Action, which a plain
+   * HTML form cannot. It is answered in JSON; a form's action with redirects and pages.
+   */
+  script: boolean;
+  /** How its failures are answered. */
+  errorFormat: ErrorFormat;
+}
+
+function kindOf(request: Request, path: string, env: Env): RequestKind | null {
+  const method = request.method;
+  if (path === relayPath(env)) return "relay";
+  if (path.startsWith("/assets/")) return "asset";
+  if (method === "GET" || method === "HEAD") return request.headers.has(PAGE_DATA_HEADER) ? "data" : "html";
+  if (method === "POST") return "action";
+  return null;
+}
+
+const FORMATS: Record<RequestKind, ErrorFormat> = {
+  html: "html",
+  data: "data",
+  action: "html",
+  relay: "text",
+  asset: "text",
+};
+
+/** Decides what `request` is. */
+export function classifyRequest(request: Request, path: string, env: Env): KindOfRequest {
+  const kind = kindOf(request, path, env);
+  const script = kind === "action" && request.headers.has(ACTION_HEADER);
+  const errorFormat = kind === null ? "html" : script ? "action" : FORMATS[kind];
+  return { kind, script, errorFormat };
+}
+
+/** Decides the request's kind first, for every later step to read (requestKind). */
+export function decideRequestKind(): MiddlewareHandler<AppEnv> {
+  return async function decideRequestKind(c, next) {
+    c.set("kind", classifyRequest(c.req.raw, c.req.path, c.env));
+    await next();
+  };
+}
+
+/** The request's kind, as decideRequestKind decided it. */
+export function requestKind(c: AppContext): KindOfRequest {
+  return c.get("kind");
+}
