@@ -12,6 +12,7 @@ import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry
 import { countedBody, readFirstLine, readInflatedFirstLine, TooLargeError } from "./envelope-reader";
 import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
 import type { AppContext } from "./context";
+import { CONNECTING_IP_HEADER, withinVisitorLimit } from "../shared/visitor-limit";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
 /** Largest envelope forwarded (the browser SDK's events are far smaller). */
@@ -19,7 +20,7 @@ export const MAX_ENVELOPE_BYTES = 1024 * 1024;
 /** Longest envelope header line read. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 export const DEFAULT_RELAY_TIMEOUT_MS = 5_000;
-/** Seconds a visitor over the per-IP limit waits (the limiter's period). */
+/** Seconds a visitor over the limit waits (the limiter's period). */
 export const RELAY_RETRY_AFTER_S = 60;
 
 export function relayPath(env: Env): string {
@@ -77,10 +78,8 @@ async function envelopeTarget(
   return { upstream, eventId: typeof eventId === "string" && EVENT_ID.test(eventId) ? eventId : null };
 }
 
-async function checkRateLimit(c: AppContext, ip: string) {
-  // Absent binding (a unit test's bare env): no limit rather than no relay.
-  const outcome = await c.env.RELAY_LIMITER?.limit({ key: ip });
-  if (outcome && !outcome.success) {
+async function checkRateLimit(c: AppContext) {
+  if (!(await withinVisitorLimit(c.env.RELAY_LIMITER, "RELAY_LIMITER", c.req.raw))) {
     throw refuse(STATUS.tooManyRequests, "Too many reports", {
       [RETRY_AFTER_HEADER]: String(RELAY_RETRY_AFTER_S),
     });
@@ -141,20 +140,20 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
 }
 
 /** The checks made before the body is read. */
-async function admit(c: AppContext, ip: string | undefined) {
+async function admit(c: AppContext) {
   // Without a DSN the route does not exist, whatever the method.
   if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
   if (c.req.method !== "POST") throw refuse(STATUS.methodNotAllowed, "Method Not Allowed", { Allow: "POST" });
-  await checkRateLimit(c, ip ?? "unknown");
+  await checkRateLimit(c);
   if (declaresOver(c.req.raw, MAX_ENVELOPE_BYTES)) throw tooLarge();
   if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");
   return c.req.raw.body;
 }
 
 export async function relayResponse(c: AppContext): Promise<Response> {
-  const ip = c.req.header("CF-Connecting-IP");
+  const ip = c.req.header(CONNECTING_IP_HEADER);
   const declared = Number(c.req.header("Content-Length") ?? NaN);
-  const body = await admit(c, ip).catch(async (refusal: unknown) => {
+  const body = await admit(c).catch(async (refusal: unknown) => {
     throw await settleRefusedBody(c.req.raw, MAX_ENVELOPE_BYTES, refusal, tooLarge);
   });
 

@@ -8,8 +8,9 @@ const browser = useBrowser();
 
 const LIMIT = 10;
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+/** An address in a /64 of its own: the limit counts a visitor by its IPv6 network. */
 const visitorIp = () =>
-  `fd00::${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+  `fd00:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}::1`;
 
 /** Signs LIMIT times as `ip` with plain posts, each accepted. */
 async function useUpLimit(ip: string) {

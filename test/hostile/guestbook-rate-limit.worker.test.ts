@@ -1,6 +1,13 @@
 // Signing is limited per visitor: past 10 signatures a minute, 429 with Retry-After, and what was typed kept.
 import { beforeEach, describe, expect, it } from "vitest";
-import { postForm, postScript, rowsNamed, uniqueName, visitorIp } from "../worker/action-helpers";
+import {
+  postForm,
+  postScript,
+  rowsNamed,
+  uniqueName,
+  visitorIp,
+  visitorNetwork,
+} from "../worker/action-helpers";
 import { awaitFreshWindow, FRESH_WINDOW_TIMEOUT_MS } from "../support/rate-limit";
 
 const LIMIT = 10;
@@ -58,6 +65,25 @@ describe("the guestbook's per-visitor signing limit", () => {
   it("counts each visitor apart: another address still signs", async () => {
     await useUpLimit(visitorIp());
     const response = await sign(visitorIp(), { name: uniqueName("other"), message: "still welcome" });
+    expect(response.status).toBe(200);
+  });
+
+  it("counts an IPv6 /64 as one visitor: 12 addresses of one network share its 10 signatures", async () => {
+    const network = visitorNetwork();
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT + 2; i++) {
+      // Written every way an address of the network may be: `::`, leading zeros, upper case.
+      const ip = [`${network}::${i + 1}`, `${network}:0:0:0:${(i + 1).toString(16).toUpperCase()}`][i % 2]!;
+      const response = await sign(ip, { name: uniqueName("net"), message: `from ${ip}` });
+      statuses.push(response.status);
+      await response.arrayBuffer();
+    }
+    expect(statuses).toEqual([...Array(LIMIT).fill(200), 429, 429]);
+  });
+
+  it("counts two /64 networks apart, even with the same host part", async () => {
+    await useUpLimit(`${visitorNetwork()}::1`);
+    const response = await sign(`${visitorNetwork()}::1`, { name: uniqueName("other-net"), message: "hi" });
     expect(response.status).toBe(200);
   });
 

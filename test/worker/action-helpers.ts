@@ -10,8 +10,12 @@ export function uniqueName(prefix = "t"): string {
   return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
-/** A visitor's address of its own, so one test's signatures never count against another's limit. */
-export const visitorIp = () => `fd00::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`;
+/** A random IPv6 /64 prefix (four groups, no `::`): limits count a visitor by it. */
+export const visitorNetwork = () =>
+  `fd00:${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}:1`;
+
+/** A visitor's address of its own network, so one test's signatures never count against another's limit. */
+export const visitorIp = () => `${visitorNetwork()}::${crypto.randomUUID().slice(0, 4)}`;
 
 /** A POST from a visitor of its own (a fresh CF-Connecting-IP) unless `headers` names one. */
 export function post(path: string, init: { headers?: Record<string, string>; body?: BodyInit | null } = {}) {

@@ -100,4 +100,33 @@ describe("relay refusals", () => {
     const other = await relay({ body: envelope(dsnFor(PROJECT + 1)) }, vars);
     expect(other.response.status).toBe(403);
   });
+  it("counts an IPv6 /64 as one visitor: its 31st envelope from a new address is refused", async () => {
+    const network = `fd01:${randomIp().split(".").slice(1).join(":")}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const ip = `${network}::${(i + 1).toString(16)}`;
+      const { response } = await relay(
+        { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": ip } },
+        vars,
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([...Array(30).fill(403), 429]);
+    const otherNetwork = await relay(
+      { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": `${network}1::1` } },
+      vars,
+    );
+    expect(otherNetwork.response.status).toBe(403);
+  });
+
+  it("refuses to relay without its limiter binding, and says why in the log", async () => {
+    const { response, lines } = await relay(
+      { body: envelope(dsnFor(PROJECT)) },
+      { ...vars, RELAY_LIMITER: undefined },
+    );
+    expect(response.status).toBe(500);
+    expect(lines[0]).toMatchObject({ kind: "relay", status: 500, level: "error" });
+    expect(lines[0]!.message).toContain("RELAY_LIMITER");
+    expect(await received(PROJECT)).toEqual([]);
+  });
 });

@@ -3,15 +3,9 @@ import { addEntry, listEntries, PAGE_SIZE, type GuestbookEntry } from "../db/gue
 import { Form, newIdempotencyKey } from "../../shared/form";
 import { Field, SubmitButton } from "../../shared/form-fields";
 import { validate } from "../../shared/validate";
+import { withinVisitorLimit } from "../../shared/visitor-limit";
 import { IDEMPOTENCY_FIELD, STATUS } from "../../shared/protocol";
-import {
-  invalid,
-  redirect,
-  type Actions,
-  type LoaderArgs,
-  type PageEnv,
-  type PageProps,
-} from "../../shared/route-module";
+import { invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "../../shared/route-module";
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;
@@ -56,12 +50,6 @@ function keyOf(raw: string | undefined): string {
   return raw !== undefined && /^[\w-]{1,100}$/.test(raw) ? raw : newIdempotencyKey();
 }
 
-/** Whether this visitor (by IP, as the relay counts) may sign again now; only writes are counted. */
-async function withinLimit(env: PageEnv, request: Request): Promise<boolean> {
-  const outcome = await env.SIGN_LIMITER.limit({ key: request.headers.get("CF-Connecting-IP") ?? "unknown" });
-  return outcome.success;
-}
-
 export const actions = {
   async sign({ fields, env, request }) {
     const checked = validate(fields, {
@@ -69,7 +57,8 @@ export const actions = {
       message: { label: "Message", max: MESSAGE_MAX, multiline: true },
     });
     if (!checked.ok) return invalid(checked.fieldErrors);
-    if (!(await withinLimit(env, request))) {
+    // Only valid submissions count: a typo costs no signature.
+    if (!(await withinVisitorLimit(env.SIGN_LIMITER, "SIGN_LIMITER", request))) {
       return invalid(
         {},
         {
