@@ -1,6 +1,7 @@
 // Checks an action request must pass before its body is read or any action code runs.
 import { HttpError } from "./errors";
 import { declaresOver } from "./refused-body";
+import { isSameSite } from "./same-site";
 import {
   FORM_MULTIPART,
   FORM_URLENCODED,
@@ -13,30 +14,9 @@ export type BodyType = typeof FORM_URLENCODED | typeof FORM_MULTIPART | typeof J
 
 const BODY_TYPES: readonly string[] = [FORM_URLENCODED, FORM_MULTIPART, JSON_MEDIA_TYPE];
 
-function allowedOrigins(env: Env): Set<string> {
-  return new Set(
-    (env.ALLOWED_ORIGINS ?? "")
-      .split(",")
-      .map((origin) => origin.trim())
-      .filter((origin) => origin !== ""),
-  );
-}
-
-/**
- * 403 for cross-site posts (CSRF). The browser's Origin is compared with the request's own
- * origin and the ALLOWED_ORIGINS list; "null" (sandboxed frames, some redirects) never passes.
- * An allowed origin passes even when Sec-Fetch-Site says cross-site: allowing it is what the
- * list is for. Requests with neither header come from non-browser clients, which CSRF cannot forge.
- */
+/** 403 for cross-site posts (CSRF), by the site's one rule (same-site.ts). */
 export function assertSameSite(request: Request, env: Env): void {
-  const origin = request.headers.get("Origin");
-  const fetchSite = request.headers.get("Sec-Fetch-Site");
-  if (origin !== null) {
-    if (origin === new URL(request.url).origin && fetchSite !== "cross-site") return;
-    if (origin !== "null" && allowedOrigins(env).has(origin)) return;
-    throw new HttpError(STATUS.forbidden, "Cross-site form submissions are not allowed.");
-  }
-  if (fetchSite === "cross-site") {
+  if (!isSameSite(request, env)) {
     throw new HttpError(STATUS.forbidden, "Cross-site form submissions are not allowed.");
   }
 }

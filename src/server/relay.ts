@@ -11,6 +11,7 @@ import {
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
 import { countedBody, readFirstLine, readInflatedFirstLine, TooLargeError } from "./envelope-reader";
 import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
+import { isSameSite } from "./same-site";
 import type { AppContext } from "./context";
 import { CONNECTING_IP_HEADER, withinVisitorLimit } from "../shared/visitor-limit";
 
@@ -144,6 +145,8 @@ async function admit(c: AppContext) {
   // Without a DSN the route does not exist, whatever the method.
   if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
   if (c.req.method !== "POST") throw refuse(STATUS.methodNotAllowed, "Method Not Allowed", { Allow: "POST" });
+  // Another site could make its visitors post here: it would spend the Sentry quota and their limit.
+  if (!isSameSite(c.req.raw, c.env)) throw refuse(STATUS.forbidden, "Cross-site reports are not allowed");
   await checkRateLimit(c);
   if (declaresOver(c.req.raw, MAX_ENVELOPE_BYTES)) throw tooLarge();
   if (!c.req.raw.body) throw refuse(STATUS.badRequest, "Empty envelope");

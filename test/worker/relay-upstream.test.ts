@@ -114,4 +114,12 @@ describe("relay forwarding", () => {
     const { response } = await relay({ body: envelope(dsnFor(38)) }, varsFor(38));
     expect(response.status).toBe(502);
   });
+  it("forwards an envelope the site's own pages post, and one from a client without either header", async () => {
+    const sameSite = { Origin: "http://localhost", "Sec-Fetch-Site": "same-origin" };
+    for (const headers of [sameSite, {}]) {
+      const { response } = await relay({ body: envelope(dsnFor(39)), headers }, varsFor(39));
+      expect(response.status).toBe(200);
+    }
+    expect(await received(39)).toHaveLength(2);
+  });
 });
