@@ -1,15 +1,20 @@
 // How a page's answer is kept in this location's Cache API: its key, and the entry's format. A
-// document is stored with a secret placeholder nonce, restamped each time the entry is served.
+// document is stored as rendered, under a nonce never sent to anyone (its placeholder), with the
+// offsets of the nonce attributes that hold it; each hit writes its own nonce there.
 import { IDEMPOTENCY_FIELD } from "../shared/protocol";
-import { generateNonce } from "./headers";
+import { nonceAttributeOffsets, spliceAt, type streamSplicer } from "./nonce-splice";
 
 /** A page's two kinds of answer, kept apart: its document and its page data. */
 export type CachedKind = "html" | "data";
 export const CACHED_KINDS: readonly CachedKind[] = ["html", "data"];
 
-/** Kept with an entry and never sent: when it was stored (ms), and its document's placeholder. */
+/**
+ * Kept with an entry and never sent: when it was stored (ms), its document's placeholder, and
+ * the byte offsets where the placeholder stands.
+ */
 const STORED_AT_HEADER = "X-Verge-Stored-At";
 export const PLACEHOLDER_HEADER = "X-Verge-Placeholder";
+const NONCE_AT_HEADER = "X-Verge-Nonce-At";
 
 /**
  * A value shaped like newIdempotencyKey()'s (a UUID) makes an answer one visitor's: two visitors
@@ -82,7 +87,7 @@ export async function findEntry(
     .match(key)
     .catch(() => undefined);
   if (!entry) return null;
-  if (kind === "html" && !entry.headers.has(PLACEHOLDER_HEADER)) {
+  if (kind === "html" && !(entry.headers.has(PLACEHOLDER_HEADER) && entry.headers.has(NONCE_AT_HEADER))) {
     await entry.body?.cancel();
     return null;
   }
@@ -91,52 +96,36 @@ export async function findEntry(
 }
 
 /**
- * An entry as an answer, with only its body and type. A document's placeholder is in its nonce
- * attributes and nowhere else (storeEntry made sure), so replacing it in the text restamps those
- * attributes, and only those, with `nonce`: what an HTMLRewriter pass would do, for a fraction of
- * its cost on every hit.
+ * An entry as an answer, with only its body and type; a document with `nonce` written at its
+ * recorded offsets, and nowhere else: no parse of the page, and a cost that does not grow with
+ * it. Null if an offset does not hold the entry's placeholder (then the page is rendered).
  */
 export async function servedEntry(
   entry: Response,
   nonce: string,
   headers: Record<string, string>,
-): Promise<Response> {
-  const placeholder = entry.headers.get(PLACEHOLDER_HEADER);
-  const body = placeholder === null ? entry.body : (await entry.text()).replaceAll(placeholder, nonce);
-  return new Response(body, {
+): Promise<Response | null> {
+  const init = {
     status: entry.status,
     headers: { "Content-Type": entry.headers.get("Content-Type") ?? "", ...headers },
-  });
+  };
+  const placeholder = entry.headers.get(PLACEHOLDER_HEADER);
+  if (placeholder === null) return new Response(entry.body, init);
+  const at = entry.headers.get(NONCE_AT_HEADER)!;
+  const offsets = at === "" ? [] : at.split(",").map(Number);
+  const bytes = new Uint8Array(await entry.arrayBuffer());
+  return spliceAt(bytes, offsets, placeholder, nonce) ? new Response(bytes, init) : null;
 }
 
-/**
- * A document as stored: HTMLRewriter sets every nonce attribute equal to `nonce` (this response's),
- * and only those, to `placeholder`. Null if the document may not be shared: it has a form key
- * field, or `nonce` or the placeholder appear anywhere else.
- */
-async function withPlaceholder(body: Blob, nonce: string, placeholder: string): Promise<string | null> {
-  let swapped = 0;
-  let keyed = false;
-  const text = await new HTMLRewriter()
-    .on("[nonce]", {
-      element(element) {
-        if (element.getAttribute("nonce") !== nonce) return;
-        element.setAttribute("nonce", placeholder);
-        swapped++;
-      },
-    })
-    .on(`input[name="${IDEMPOTENCY_FIELD}"]`, { element: () => void (keyed = true) })
-    .transform(new Response(body))
-    .text();
-  const exact = text.split(placeholder).length - 1 === swapped && !text.includes(nonce);
-  return keyed || !exact ? null : text;
-}
+/** A document's form key field: such a page is one visitor's, whatever its key's shape. */
+const FORM_KEY_FIELD = `name="${IDEMPOTENCY_FIELD}"`;
 
 /**
- * Stores an answer for `ttl` seconds unless it carries a form key (then it answers false); a
- * document with a placeholder in place of `nonce`, new for each entry and as unguessable as a
- * nonce: content that could carry a nonce attribute must not be able to name it, and so be
- * restamped into an allowed script.
+ * Stores an answer for `ttl` seconds unless it carries a form key (then it answers false). A
+ * document was rendered under `nonce`, which no visitor was sent (page-cache.ts): it stays in
+ * the entry as its placeholder, and only where it is a whole nonce attribute's value. Content
+ * cannot name it, so nothing a visitor supplied is ever restamped into an allowed script; a
+ * document that shows it anywhere else is not stored.
  */
 export async function storeEntry(
   key: Request,
@@ -145,21 +134,32 @@ export async function storeEntry(
   ttl: number,
 ): Promise<boolean> {
   const { body, type, nonce } = answer;
-  const placeholder = generateNonce();
-  const text = kind === "html" ? await withPlaceholder(body, nonce, placeholder) : await body.text();
-  if (text === null || FORM_KEY.test(text)) return false;
+  const bytes = new Uint8Array(await body.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
+  if (FORM_KEY.test(text) || (kind === "html" && text.includes(FORM_KEY_FIELD))) return false;
   const headers: Record<string, string> = {
     "Content-Type": type,
     "Cache-Control": `max-age=${Math.ceil(ttl)}`,
     [STORED_AT_HEADER]: String(Date.now()),
   };
-  if (kind === "html") headers[PLACEHOLDER_HEADER] = placeholder;
-  await edgeCache().put(key, new Response(text, { headers }));
+  if (kind === "html") {
+    const offsets = nonceAttributeOffsets(bytes, nonce);
+    if (offsets === null) return false;
+    headers[PLACEHOLDER_HEADER] = nonce;
+    headers[NONCE_AT_HEADER] = offsets.join(",");
+  }
+  await edgeCache().put(key, new Response(bytes, { headers }));
   return true;
 }
 
-/** `source` passed on as it is read; `complete` gives its chunks, or null if it was cut short. */
-export function copyOnRead(source: ReadableStream<Uint8Array<ArrayBuffer>>) {
+/**
+ * `source` passed on as it is read, through `pass` (a render's nonce spliced for its visitor's);
+ * `complete` gives its chunks as read, or null if it was cut short.
+ */
+export function copyOnRead(
+  source: ReadableStream<Uint8Array<ArrayBuffer>>,
+  pass?: ReturnType<typeof streamSplicer>,
+) {
   const reader = source.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let settle: (chunks: Uint8Array<ArrayBuffer>[] | null) => void = () => {};
@@ -167,13 +167,19 @@ export function copyOnRead(source: ReadableStream<Uint8Array<ArrayBuffer>>) {
   const body = new ReadableStream<Uint8Array<ArrayBuffer>>({
     async pull(controller) {
       try {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          settle(chunks);
-        } else {
+        // Reads on until there is something to pass: a pull that enqueues nothing may not be
+        // called again.
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            const rest = pass?.end();
+            if (rest) controller.enqueue(rest);
+            controller.close();
+            return settle(chunks);
+          }
           chunks.push(value);
-          controller.enqueue(value);
+          const ready = pass ? pass.push(value) : value;
+          if (ready.length > 0) return controller.enqueue(ready);
         }
       } catch (error) {
         settle(null);

@@ -46,6 +46,8 @@ export interface AppEnv {
     capture: (error: unknown) => string;
     /** The CSP nonce for this response (headers.ts); hono/secure-headers reads the same key. */
     secureHeadersNonce?: string;
+    /** The nonce a document that may be stored is rendered with, never sent (headers.ts). */
+    renderNonce?: string;
     /** This request's D1 session and what page code's env holds (d1-session.ts), once asked for. */
     d1?: D1State;
   };

@@ -8,7 +8,7 @@ import type { AppContext } from "./context";
 import { modulePreloads, type ClientManifest } from "./manifest";
 import type { LoadedPage } from "./load-page";
 import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred";
-import { answerHeaders, requestNonce } from "./headers";
+import { answerHeaders, renderNonce } from "./headers";
 import { htmlResponse } from "./respond";
 import { reporterConfig } from "./relay";
 import { logWhenSettled } from "./logger";
@@ -66,7 +66,7 @@ export async function renderDocument(
   /** Added to the HTML headers: a refused action's own (Retry-After). */
   headers?: Readonly<Record<string, string>>,
 ): Promise<Response> {
-  const nonce = requestNonce(c);
+  const nonce = renderNonce(c);
   const app = c.get("app");
   const capture = c.get("capture");
   const { page, module } = loaded;

@@ -1,13 +1,15 @@
 // The edge cache of pages that opt in (a page module's `cache`): their HTML and page data are
 // served from this location's Cache API, fresh or stale-while-revalidate, each document hit with
-// this response's own nonce (cache-entry.ts); misses are rendered, streamed and then stored.
+// this response's own nonce (cache-entry.ts); misses are rendered under a nonce no one is sent,
+// streamed to their visitor with the visitor's own, and stored as rendered.
 import { STATUS } from "../shared/protocol";
 import type { CachePolicy, RouteModule } from "../shared/route-module";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
 import { offeredBookmarks } from "./d1-session";
 import { resolveRoute, type ResolvedRoute } from "./load-page";
-import { answerHeaders, generateNonce, requestNonce } from "./headers";
+import { answerHeaders, generateNonce, renderNonce, requestNonce } from "./headers";
+import { streamSplicer } from "./nonce-splice";
 import { logField, logWhenSettled } from "./logger";
 import {
   CACHED_KINDS,
@@ -42,8 +44,7 @@ export function uncacheable(response: Response): Response {
   return response;
 }
 
-const storable = (response: Response) =>
-  response.status === STATUS.ok && response.body !== null && !notForTheCache.has(response);
+const storable = (response: Response) => response.status === STATUS.ok && !notForTheCache.has(response);
 
 const note = (c: AppContext, state: CacheState) => logField(c, "cache", state);
 
@@ -72,21 +73,30 @@ export async function cachedAnswer(
   const found = await findEntry(page.key, kind);
   if (found && found.age <= lifetime(policy)) {
     const stale = found.age > policy.maxAge;
-    note(c, stale ? "stale" : "hit");
-    if (stale) refreshLater(c, page, render);
-    return await servedEntry(found.entry, requestNonce(c), answerHeaders(kind, module));
-  }
-  await found?.entry.body?.cancel();
+    const served = await servedEntry(found.entry, requestNonce(c), answerHeaders(kind, module));
+    if (served) {
+      note(c, stale ? "stale" : "hit");
+      if (stale) refreshLater(c, page, render);
+      return served;
+    }
+  } else await found?.entry.body?.cancel();
   note(c, "miss");
   const started = Date.now();
+  // A document that may be stored is rendered under a nonce of its own: what the visitor who
+  // fills the cache plants with the nonce they are sent stays inert for every later visitor.
+  if (kind === "html") c.set("renderNonce", generateNonce());
   const response = await render();
   // A HEAD answer's body is never read: nothing to store from it.
-  if (c.req.method === "HEAD" || !storable(response)) return response;
-  const { body, complete } = copyOnRead(response.body!);
-  const stored = complete.then((chunks) => chunks && store(c, page, response, new Blob(chunks), started));
-  // One waitUntil for both: the log line is written once the copy is stored.
-  const log = c.get("log");
-  logWhenSettled(log, Promise.all([log.pending, stored.catch(() => {})]));
+  const kept = c.req.method !== "HEAD" && storable(response);
+  if (response.body === null || (kind === "data" && !kept)) return response;
+  const pass = kind === "html" ? streamSplicer(renderNonce(c), requestNonce(c)) : undefined;
+  const { body, complete } = copyOnRead(response.body, pass);
+  if (kept) {
+    const stored = complete.then((chunks) => chunks && store(c, page, response, new Blob(chunks), started));
+    // One waitUntil for both: the log line is written once the copy is stored.
+    const log = c.get("log");
+    logWhenSettled(log, Promise.all([log.pending, stored.catch(() => {})]));
+  }
   return new Response(body, response);
 }
 
@@ -111,7 +121,7 @@ const lifetime = ({ maxAge, staleWhileRevalidate }: Required<CachePolicy>) => ma
 async function store(c: AppContext, page: CachedPage, response: Response, body: Blob, started: number) {
   if (c.get("log").errors.length > 0 || c.req.raw.signal.aborted) return;
   const type = response.headers.get("Content-Type") ?? "";
-  const answer = { body, type, nonce: requestNonce(c) };
+  const answer = { body, type, nonce: renderNonce(c) };
   if (!(await storeEntry(page.key, page.kind, answer, lifetime(page.policy)))) return;
   if (await forgottenSince(page.url, generation(c), started)) {
     await edgeCache()
@@ -133,10 +143,10 @@ function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Re
     .then(async () => {
       // Rendered with a nonce of its own: the stale hit's visitor has this request's in its CSP
       // header, and must not be able to plant it in content the refresh stores.
-      c.set("secureHeadersNonce", generateNonce());
+      c.set("renderNonce", generateNonce());
       const started = Date.now();
       const response = await produce();
-      if (!storable(response)) return void (await response.body?.cancel());
+      if (!storable(response) || response.body === null) return void (await response.body?.cancel());
       await store(c, page, response, await response.blob(), started);
     })
     .catch((error: unknown) => void c.get("capture")(error))

@@ -6,6 +6,7 @@ import {
   fresh,
   OWN_NONCE,
   pageData,
+  plant,
   renderedNonces,
   storedPlaceholder,
   type Visit,
@@ -13,7 +14,13 @@ import {
 import { cspNonce, scriptsAndLinks } from "../worker/html";
 import { manifest } from "../worker/apps";
 
-const { visit } = cacheApp();
+const { visit, start } = cacheApp();
+
+/** The tags that `test` picks, then the others. */
+const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
+  items.filter(test),
+  items.filter((item) => !test(item)),
+];
 
 /** Everything a visitor received: status line aside, every header and the body. */
 const received = ({ response, body }: Visit) => `${[...response.headers].flat().join("\n")}\n${body}`;
@@ -96,6 +103,57 @@ describe("a cached page", () => {
     const visits = [await visit(path), await visit(path)];
     expect(visits.map(({ line }) => line.cache)).toEqual(["miss", "miss"]);
     for (const { response, body } of visits) expect(body).toContain(cspNonce(response));
+  });
+
+  it("serves a script planted with the nonce its filling visitor was sent inert on every hit", async () => {
+    const path = fresh("/planted");
+    const miss = await start(path);
+    const sent = cspNonce(miss.response)!;
+    plant.give(`<script nonce="${sent}">window.planted = 1</script><p>nonce="${sent}"</p>`);
+    const filled = await miss.finish();
+    expect(filled.line.cache).toBe("miss");
+    const placeholder = await storedPlaceholder(path);
+    expect(placeholder).toMatch(/^[A-Za-z0-9+/]{24}$/);
+    for (const hit of [await visit(path), await visit(path)]) {
+      expect(hit.line.cache).toBe("hit");
+      const nonce = cspNonce(hit.response);
+      const tags = await scriptsAndLinks(hit.body);
+      const [planted, own] = partition(tags, (tag) => tag.text.startsWith("window.planted"));
+      expect(planted).toHaveLength(1);
+      expect(planted[0]!.attributes.nonce).toBe(sent);
+      expect(planted[0]!.attributes.nonce).not.toBe(nonce);
+      expect(own.filter((tag) => tag.attributes.nonce !== undefined).length).toBeGreaterThan(2);
+      for (const tag of own) if (tag.attributes.nonce) expect(tag.attributes.nonce).toBe(nonce);
+      expect(hit.body).toContain(`nonce=&quot;${sent}&quot;`);
+      expect(received(hit)).not.toContain(placeholder);
+    }
+  });
+
+  it("serves visitor text naming a placeholder or a stale hit's nonce inert", async () => {
+    const path = fresh("/planted-stale");
+    const first = await start(path);
+    plant.give("<p>Nothing yet</p>");
+    await first.finish();
+    const old = (await storedPlaceholder(path))!;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const stale = await start(path);
+    const sent = cspNonce(stale.response)!;
+    plant.give(
+      [old, sent].map((nonce) => `<script nonce="${nonce}">window.planted = "${nonce}"</script>`).join("") +
+        `<p>${old} ${sent}</p>`,
+    );
+    expect((await stale.finish()).line.cache).toBe("stale");
+    const current = (await storedPlaceholder(path))!;
+    expect(current).not.toBe(old);
+    const hit = await visit(path);
+    expect(hit.line.cache).toBe("hit");
+    const nonce = cspNonce(hit.response)!;
+    const scripts = (await scriptsAndLinks(hit.body)).filter((tag) => tag.tag === "script");
+    const planted = scripts.filter((tag) => tag.text.startsWith("window.planted"));
+    expect(planted.map((tag) => tag.attributes.nonce)).toEqual([old, sent]);
+    for (const tag of scripts.filter((tag) => !planted.includes(tag)))
+      expect(tag.attributes.nonce).toBe(nonce);
+    expect(received(hit)).not.toContain(current);
   });
 
   it("cannot be asked for another kind's entry through its query string", async () => {

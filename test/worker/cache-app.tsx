@@ -107,6 +107,43 @@ function RecordsNonce() {
   return <p>Rendered</p>;
 }
 
+/**
+ * What a visitor supplies to /planted, handed over when a test gives it: a render's section waits
+ * for it, so a test can read the nonce a response carries first, as a visitor could.
+ */
+export const plant = {
+  given: undefined as string | undefined,
+  waiting: undefined as ((html: string) => void) | undefined,
+  give(html: string) {
+    if (this.waiting) this.waiting(html);
+    else this.given = html;
+    this.waiting = undefined;
+  },
+  take(): Promise<string> {
+    const given = this.given;
+    this.given = undefined;
+    return given === undefined ? new Promise((resolve) => (this.waiting = resolve)) : Promise.resolve(given);
+  },
+};
+
+/** A page showing visitor-supplied markup in a streamed section, as text and as raw HTML. */
+function Planted({ data }: PageProps<{ later: Promise<string> }>) {
+  return (
+    <Suspense fallback={<p>Waiting</p>}>
+      <Await resolve={data.later}>
+        {(html) => (
+          <>
+            <p data-testid="said">{html}</p>
+            <div data-testid="shown" dangerouslySetInnerHTML={{ __html: html }} />
+          </>
+        )}
+      </Await>
+    </Suspense>
+  );
+}
+const planted = (maxAge: number, staleWhileRevalidate: number) =>
+  cached({ default: Planted, loader: () => ({ later: plant.take() }) }, maxAge, staleWhileRevalidate);
+
 /** A page that shows its nonce as text: only attributes are restamped, so it must not be stored. */
 const NonceInText = () => <p data-testid="shown">{useNonce()}</p>;
 
@@ -132,6 +169,8 @@ const routes = [
   page("/uncached", cached({ cache: undefined })),
   page("/stale-nonce", cached({ default: RecordsNonce }, 1, 60)),
   page("/changing", changing(60, 0)),
+  page("/planted", planted(60, 0)),
+  page("/planted-stale", planted(1, 60)),
   page("/changing-stale", changing(1, 60)),
 ];
 
