@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { keepBuildMaps } from "./build-maps.mjs";
 import { injectDebugIdInFile } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
+import { publicImports } from "./public-imports.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -259,7 +260,12 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     legalComments: "none",
     define: { "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production") },
     logLevel: "silent",
-    plugins: [clientRoutes(routesFile), lazyShell(routesFile), manifestPlugin],
+    plugins: [
+      publicImports({ entry: path.join(root, "src/shared/index.ts") }),
+      clientRoutes(routesFile),
+      lazyShell(routesFile),
+      manifestPlugin,
+    ],
   };
   if (watch) {
     const context = await esbuild.context({ ...options, logLevel: "warning" });

@@ -1,6 +1,5 @@
 // The worker entry: hands the product, its client build and the Sentry reporter to the runtime.
-import { createApp } from "./server/create-app";
-import { reportToSentry } from "./server/sentry-reporter";
+import { createApp, reportToSentry } from "verge/server";
 import manifest from "../dist/manifest.json";
 import { app } from "./app";
 

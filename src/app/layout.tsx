@@ -1,6 +1,6 @@
 // The product's layout: skip link, header navigation, and the <main> every page renders into.
 import type { ReactNode } from "react";
-import type { PageMeta } from "../shared/route-module";
+import type { PageMeta } from "verge";
 
 /** What every page's head says unless the page says otherwise. */
 export const meta: PageMeta = { description: "verge: a React application on Cloudflare Workers." };

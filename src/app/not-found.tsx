@@ -1,5 +1,5 @@
 // The page shown, inside the layout, for a path no route matches.
-import type { PageMeta } from "../shared/route-module";
+import type { PageMeta } from "verge";
 
 export const meta: PageMeta = { description: "There is no page at this address.", robots: "noindex" };
 

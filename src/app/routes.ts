@@ -1,7 +1,7 @@
 // The route table, shared by the worker and the browser. A new page is one file
 // under ./pages and one line here; the first matching pattern wins. Keep each line
 // in this exact form: the client build reads it to map routes to their chunks.
-import { page } from "../shared/route-module";
+import { page } from "verge";
 
 // prettier-ignore
 export const routes = [

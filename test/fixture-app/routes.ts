@@ -1,6 +1,6 @@
 // The test app's route table: pages that exist only for tests (two pages sharing a title, a page
 // reflecting its input), beside a few of the product's own pages, on the same runtime.
-import { page } from "../../src/shared/route-module";
+import { page } from "verge";
 
 // prettier-ignore
 export const routes = [

@@ -1,6 +1,6 @@
 // The twin pages' shared body: two pages with one title, so the route announcer must
 // tell them apart by their headings (docs/protocol.md, "Route announcer").
-import type { LoaderArgs, PageProps } from "../../src/shared/route-module";
+import type { LoaderArgs, PageProps } from "verge";
 
 export const TWINS_TITLE = "Twins";
 

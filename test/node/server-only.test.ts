@@ -8,6 +8,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { clientChunks, readBuild, root } from "./dist";
 import { buildClient, serverOnlyLeaks } from "../../scripts/build-client.mjs";
+import { isServerOnly } from "../../scripts/server-only.mjs";
 
 /** Packages only the server runtime imports: their bytes in a chunk mean the rule was dodged. */
 const SERVER_PACKAGES = [
@@ -161,4 +162,43 @@ describe("the runtime and the product", () => {
     // And the entries do: the scan sees imports.
     for (const entry of ENTRIES) expect(importsOf(entry)).toContain("src/app");
   });
+
+  it("the products (src/app/, test/fixture-app/) reach the runtime only through `verge`", () => {
+    const products = [...sourceFiles("src/app"), ...sourceFiles("test/fixture-app")];
+    const offenders = products.flatMap((file) =>
+      specifiersOf(file)
+        .filter((specifier) => !allowedInProduct(file, specifier))
+        .map((specifier) => `${file} -> ${specifier}`),
+    );
+    expect(offenders).toEqual([]);
+    // The scan sees imports: pages and entries do import the public entry and its subpaths.
+    expect(specifiersOf("src/app/pages/guestbook.tsx")).toContain("verge");
+    expect(specifiersOf("test/fixture-app/worker.ts")).toContain("verge/server");
+    expect(specifiersOf("test/fixture-app/client.tsx")).toContain("verge/client");
+  });
+
+  it("the public entry names no server-only module (pages import it into client chunks)", () => {
+    const reached = importsOf("src/shared/index.ts");
+    expect(reached.length).toBeGreaterThan(3);
+    expect(reached.filter((file) => isServerOnly(file))).toEqual([]);
+    expect(reached.filter((file) => !file.startsWith("src/shared/"))).toEqual([]);
+  });
 });
+
+/** Every import specifier of a TypeScript file, as written. */
+function specifiersOf(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(path.join(root, file), "utf8"), true, true);
+  return info.importedFiles.map((imported) => imported.fileName);
+}
+
+/** The runtime's public entries: pages and layouts `verge`, worker and browser entries the other two. */
+const PUBLIC_ENTRIES = ["verge", "verge/server", "verge/client"];
+/** Folders a product may reach by path: products (one may reuse another's pages) and built output. */
+const PRODUCT_FOLDERS = ["src/app/", "test/fixture-app/", "dist/"];
+
+function allowedInProduct(file: string, specifier: string): boolean {
+  if (PUBLIC_ENTRIES.includes(specifier)) return true;
+  if (!specifier.startsWith(".")) return !specifier.startsWith("verge"); // packages: react, valibot
+  const target = path.relative(root, path.resolve(root, path.dirname(file), specifier));
+  return PRODUCT_FOLDERS.some((folder) => `${target}/`.startsWith(folder));
+}

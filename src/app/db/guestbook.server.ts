@@ -1,5 +1,5 @@
 // Every guestbook query: parameterised, and each write a single statement so nothing is half-written.
-import type { D1Session } from "../../shared/route-module";
+import type { D1Session } from "verge";
 
 export interface GuestbookEntry {
   id: number;

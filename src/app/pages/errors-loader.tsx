@@ -1,5 +1,5 @@
 // /errors/loader: a loader that throws, so the server answers the fallback page with a digest.
-import type { PageProps } from "../../shared/route-module";
+import type { PageProps } from "verge";
 
 export const title = "Loader error";
 

@@ -1,5 +1,5 @@
 // /errors/render: a page that throws while rendering, before the shell can be sent.
-import type { PageProps } from "../../shared/route-module";
+import type { PageProps } from "verge";
 
 export const title = "Render error";
 

@@ -1,8 +1,7 @@
 // /errors/stream: the shell streams, then a deferred loader value fails: the section
 // shows the route error view with its digest, the status stays 200, the rest still works.
 import { Suspense } from "react";
-import { Await } from "../../shared/await";
-import type { PageProps } from "../../shared/route-module";
+import { Await, type PageProps } from "verge";
 
 export const title = "Stream error";
 

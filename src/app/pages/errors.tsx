@@ -1,6 +1,6 @@
 // Errors: ways to fail on purpose, to try every fallback and follow its digest.
 import { useState } from "react";
-import type { PageProps } from "../../shared/route-module";
+import type { PageProps } from "verge";
 
 export const title = "Errors";
 

@@ -1,11 +1,20 @@
 // Guestbook: entries from D1, newest first, 20 a page; a form that signs it, with or without JavaScript.
 import { addEntry, listEntries, PAGE_SIZE, type GuestbookEntry } from "../db/guestbook.server";
-import { Form, newIdempotencyKey } from "../../shared/form";
-import { Field, SubmitButton } from "../../shared/form-fields";
-import { validate } from "../../shared/validate";
-import { withinVisitorLimit } from "../../shared/visitor-limit";
-import { IDEMPOTENCY_FIELD, STATUS } from "../../shared/protocol";
-import { invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "../../shared/route-module";
+import {
+  Field,
+  Form,
+  IDEMPOTENCY_FIELD,
+  invalid,
+  newIdempotencyKey,
+  redirect,
+  STATUS,
+  SubmitButton,
+  validate,
+  withinVisitorLimit,
+  type Actions,
+  type LoaderArgs,
+  type PageProps,
+} from "verge";
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;

@@ -1,6 +1,6 @@
 // Home: the way into every example page, and a small control that proves hydration.
 import { useState } from "react";
-import type { CachePolicy, PageProps } from "../../shared/route-module";
+import type { CachePolicy, PageProps } from "verge";
 
 export const title = "verge";
 

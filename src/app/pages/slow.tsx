@@ -1,8 +1,7 @@
 // Slow: the shell streams at once; a loader value that takes about a second follows
 // in the same response, inside a Suspense boundary.
 import { Suspense } from "react";
-import { Await } from "../../shared/await";
-import type { CachePolicy, LoaderArgs, PageProps } from "../../shared/route-module";
+import { Await, type CachePolicy, type LoaderArgs, type PageProps } from "verge";
 
 export const title = "Slow";
 

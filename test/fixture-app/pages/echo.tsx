@@ -1,6 +1,6 @@
 // /echo: a GET form whose value comes back through the loader into the page, its title and
 // the embedded page data, so reflected input (markup, "</script>", U+2028) can be tried end to end.
-import type { LoaderArgs, PageProps } from "../../../src/shared/route-module";
+import type { LoaderArgs, PageProps } from "verge";
 
 /** The query parameter the form submits and the loader reads. */
 export const ECHO_PARAM = "text";

@@ -1,6 +1,6 @@
 // The test app's home: links to its pages, and a control that proves hydration.
 import { useState } from "react";
-import type { PageProps } from "../../../src/shared/route-module";
+import type { PageProps } from "verge";
 
 export const title = "verge";
 

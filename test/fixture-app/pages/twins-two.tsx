@@ -1,5 +1,5 @@
 // /twins/two: one of two pages that share a title (see ../twins.tsx).
-import type { PageProps } from "../../../src/shared/route-module";
+import type { PageProps } from "verge";
 import { TWINS_TITLE, TwinPage, twinLoader, type TwinData } from "../twins";
 
 export const title = TWINS_TITLE;

@@ -1,5 +1,5 @@
 // /twins: a loader redirect, followed by browsers (303) and by the client router alike.
-import { redirect } from "../../../src/shared/route-module";
+import { redirect } from "verge";
 
 export const title = "Twins";
 
