@@ -31,6 +31,7 @@ import {
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
 import { requestKind } from "./request-kind";
+import { timed } from "./timings";
 
 function unknownAction(script: boolean): HttpError {
   // With JavaScript this is usually version skew (a page from an older build): reload.
@@ -58,7 +59,8 @@ function typedValues(fields: Fields): Record<string, string> {
 
 async function run(c: AppContext, action: Action, url: URL, params: Params, fields: Fields) {
   try {
-    return await action({ request: c.req.raw, url, params, env: pageEnv(c), ctx: c.executionCtx, fields });
+    const args = { request: c.req.raw, url, params, env: pageEnv(c), ctx: c.executionCtx, fields };
+    return await timed(c, "action", () => action(args));
   } catch (thrown) {
     if (isRedirect(thrown)) return thrown;
     throw thrown;

@@ -5,6 +5,7 @@ import type { ClientManifest } from "./manifest";
 import type { CapturedError, ErrorReport } from "./capture";
 import type { D1State } from "./d1-session";
 import type { KindOfRequest } from "./request-kind";
+import type { Timings } from "./timings";
 
 /** What kind of request this is: decided once, before any handler (request-kind.ts), and logged. */
 export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
@@ -50,6 +51,8 @@ export interface AppEnv {
     renderNonce?: string;
     /** This request's D1 session and what page code's env holds (d1-session.ts), once asked for. */
     d1?: D1State;
+    /** When this request's phases began and ended (timings.ts). */
+    timings?: Timings;
   };
 }
 

@@ -1,9 +1,10 @@
 // Builds the app from its inputs: the product (routes, layout, not-found page), its client
-// manifest and the reporting hook. Middleware order: the request's kind, log line, error capture,
-// security headers, D1 bookmarks.
+// manifest and the reporting hook. Middleware order: the request's kind, timings, log line, error
+// capture, security headers, D1 bookmarks.
 import { Hono } from "hono";
 import type { AppConfig, AppEnv, ReportError } from "./context";
 import { requestLogger } from "./logger";
+import { requestTimings, type Tracing } from "./timings";
 import { errorCapture } from "./capture";
 import { securityHeaders } from "./headers";
 import { d1Bookmarks } from "./d1-session";
@@ -17,15 +18,21 @@ export interface AppDeps extends AppConfig {
   reportError: ReportError;
   /** Writes one log line (defaults to console.log, which is stdout in workerd). */
   log?: (line: string) => void;
+  /**
+   * Workers tracing for the phases' spans: `tracing` of cloudflare:workers, which the worker entry
+   * hands over (the runtime never imports cloudflare:workers, so it builds anywhere). Absent: none.
+   */
+  tracing?: Tracing;
 }
 
-export function createApp({ reportError, log, ...config }: AppDeps) {
+export function createApp({ reportError, log, tracing, ...config }: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(async function provideApp(c, next) {
     c.set("app", config);
     await next();
   });
   app.use(decideRequestKind());
+  app.use(requestTimings(tracing));
   app.use(requestLogger(log));
   app.use(errorCapture(reportError));
   app.use(securityHeaders());

@@ -7,6 +7,7 @@ import type { D1Session, PageEnv } from "../shared/route-module";
 import type { AppContext, AppEnv } from "./context";
 import { logField } from "./logger";
 import { requestKind } from "./request-kind";
+import { recordD1 } from "./timings";
 
 /**
  * D1's bookmark, as Durable Object storage (which D1 runs on) writes it: four fixed-width
@@ -71,24 +72,41 @@ function open(c: AppContext, state: D1State): D1Session {
     action ? "first-primary" : (state.from ?? "first-unconstrained"),
   );
   state.session = session;
-  const note = <R extends D1Result<unknown>>(result: R): R => {
+  const note: Note = (result, at) => {
     const where = servedBy(result.meta);
     if (where) logField(c, "d1_served_by", where);
+    recordD1(c, at, durationOf(result.meta, at));
     return result;
   };
+  const timed: Timed = (at, result) =>
+    result.then((value) => {
+      recordD1(c, at, performance.now() - at);
+      return value;
+    });
   return {
-    prepare: (sql) => watch(state, session.prepare(sql), !readsOnly(sql), note),
+    prepare: (sql) => watch(state, session.prepare(sql), !readsOnly(sql), note, timed),
     async batch<T = unknown>(statements: D1PreparedStatement[]) {
       const own = statements.map((statement) => {
         const known = watched.get(statement);
         if (known?.writes) state.wrote = true;
         return known?.statement ?? statement;
       });
+      const at = performance.now();
       const results = await session.batch<T>(own);
-      results.forEach(note);
+      for (const result of results) note(result, at);
       return results;
     },
   };
+}
+
+/** Notes where D1 served a statement begun at `at`, and its time. */
+type Note = <R extends D1Result<unknown>>(result: R, at: number) => R;
+/** Records a statement D1 answers without meta (first, raw) by its wall time from `at`. */
+type Timed = <R>(at: number, result: Promise<R>) => Promise<R>;
+
+/** D1's own time for a statement (meta.duration, in ms); its wall time since `at` if D1 gives none. */
+function durationOf(meta: D1Result["meta"] | undefined, at: number): number {
+  return typeof meta?.duration === "number" ? meta.duration : performance.now() - at;
 }
 
 /** Where D1 ran a query, as its result says: region and role in production, a name locally. */
@@ -123,16 +141,25 @@ function watch(
   state: D1State,
   statement: D1PreparedStatement,
   writes: boolean,
-  note: <R extends D1Result<unknown>>(result: R) => R,
+  note: Note,
+  timed: Timed,
 ): D1PreparedStatement {
-  // Marked before it runs: a write whose answer is lost may still have been applied.
-  const ran = () => void (writes && (state.wrote = true));
+  // Marked before it runs: a write whose answer is lost may still have been applied. Returns when.
+  const ran = () => (writes && (state.wrote = true), performance.now());
   const handle = {
-    bind: (...values: unknown[]) => watch(state, statement.bind(...values), writes, note),
-    first: (column?: string) => (ran(), column === undefined ? statement.first() : statement.first(column)),
-    run: () => (ran(), statement.run().then(note)),
-    all: () => (ran(), statement.all().then(note)),
-    raw: (options?: { columnNames?: boolean }) => (ran(), statement.raw(options as { columnNames: true })),
+    bind: (...values: unknown[]) => watch(state, statement.bind(...values), writes, note, timed),
+    first: (column?: string) =>
+      timed(ran(), column === undefined ? statement.first() : statement.first(column)),
+    run: () => {
+      const at = ran();
+      return statement.run().then((result) => note(result, at));
+    },
+    all: () => {
+      const at = ran();
+      return statement.all().then((result) => note(result, at));
+    },
+    raw: (options?: { columnNames?: boolean }) =>
+      timed(ran(), statement.raw(options as { columnNames: true })),
   } as unknown as D1PreparedStatement;
   watched.set(handle, { statement, writes });
   return handle;

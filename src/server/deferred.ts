@@ -3,6 +3,7 @@
 import type { DeferredMarker } from "../shared/protocol";
 import { tagDeferred, type Settled } from "../shared/await";
 import type { AppContext } from "./context";
+import { timedUntil } from "./timings";
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";
@@ -60,6 +61,7 @@ export function splitDeferred(c: AppContext, data: unknown): Deferred {
         (error: unknown) => ({ error: { digest: capture(error) } }),
       );
       pending.push(settled);
+      timedUntil(c, `deferred:${key}`, settled);
       live[key] = tagDeferred(key, settled);
       json[key] = { $deferred: key } satisfies DeferredMarker;
     } else {

@@ -12,6 +12,7 @@ import { answerHeaders, renderNonce } from "./headers";
 import { htmlResponse } from "./respond";
 import { reporterConfig } from "./relay";
 import { logWhenSettled } from "./logger";
+import { timed } from "./timings";
 
 /**
  * Registers the stylesheet and the route's module chunks with React, which puts them in <head>.
@@ -85,15 +86,17 @@ export async function renderDocument(
   const deadline = renderDeadline(c, settled);
   let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
   try {
-    stream = await renderToReadableStream(tree, {
-      nonce,
-      bootstrapModules: [app.manifest.entry],
-      signal: deadline.signal,
-      // Errors after the shell: the section is handed to the browser with this digest. A visitor
-      // who leaves mid-stream aborts the request's signal (the `enable_request_signal` flag), and
-      // React then aborts the pending sections: not an error.
-      onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
-    });
+    stream = await timed(c, "shell", () =>
+      renderToReadableStream(tree, {
+        nonce,
+        bootstrapModules: [app.manifest.entry],
+        signal: deadline.signal,
+        // Errors after the shell: the section is handed to the browser with this digest. A visitor
+        // who leaves mid-stream aborts the request's signal (the `enable_request_signal` flag), and
+        // React then aborts the pending sections: not an error.
+        onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
+      }),
+    );
   } catch (error) {
     deadline.done();
     throw error;

@@ -11,6 +11,7 @@ import { STATUS, type PageData, type Params } from "../shared/protocol";
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
 import { headTags } from "./head";
+import { timed } from "./timings";
 
 export interface LoadedPage {
   page: PageData;
@@ -26,11 +27,13 @@ export interface ResolvedRoute {
 }
 
 /** The route `url` names and its module, or null (not found); the log line names the route. */
-export async function resolveRoute(c: AppContext, url: URL): Promise<ResolvedRoute | null> {
-  const match = matchRoute(c.get("app").routes, url.pathname);
-  if (!match) return null;
-  c.get("log").route = match.route.path;
-  return { match, module: await match.route.load() };
+export function resolveRoute(c: AppContext, url: URL): Promise<ResolvedRoute | null> {
+  return timed(c, "match", async () => {
+    const match = matchRoute(c.get("app").routes, url.pathname);
+    if (!match) return null;
+    c.get("log").route = match.route.path;
+    return { match, module: await match.route.load() };
+  });
 }
 
 /**
@@ -62,7 +65,7 @@ export async function loadPage(
   let data: unknown = null;
   if (module.loader) {
     try {
-      data = await module.loader(loaderArgs(c, url, match.params, request));
+      data = await timed(c, "loader", () => module.loader!(loaderArgs(c, url, match.params, request)));
     } catch (thrown) {
       if (isRedirect(thrown)) return thrown;
       throw thrown;

@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv, CacheState, RequestKind, RequestLog } from "./context";
 import type { CapturedError } from "./capture";
 import { waitUntil } from "./capture";
+import { timingsField } from "./timings";
 
 export interface LogLine {
   ts: string;
@@ -84,6 +85,11 @@ export function requestLogger(write: (line: string) => void = stdout): Middlewar
     await next();
 
     const finish = () => {
+      const timings = c.get("timings");
+      if (timings) {
+        logField(c, "timings", timingsField(timings));
+        if (timings.d1) logField(c, "d1_queries", timings.d1.queries);
+      }
       const [first, ...later] = log.errors;
       const line: LogLine = {
         ts: new Date().toISOString(),

@@ -11,6 +11,7 @@ import { resolveRoute, type ResolvedRoute } from "./load-page";
 import { answerHeaders, generateNonce, renderNonce, requestNonce } from "./headers";
 import { streamSplicer } from "./nonce-splice";
 import { logField, logWhenSettled } from "./logger";
+import { timed } from "./timings";
 import {
   CACHED_KINDS,
   cacheGeneration,
@@ -70,7 +71,7 @@ export async function cachedAnswer(
     return render();
   }
   const page: CachedPage = { url, kind, policy, key: cacheKey(url, kind, generation(c)) };
-  const found = await findEntry(page.key, kind);
+  const found = await timed(c, "cache", () => findEntry(page.key, kind));
   if (found && found.age <= lifetime(policy)) {
     const stale = found.age > policy.maxAge;
     const served = await servedEntry(found.entry, requestNonce(c), answerHeaders(kind, module));

@@ -2,6 +2,7 @@
 // configuration and streams the body, byte for byte, to the ingest URL built from that config.
 import { HttpError } from "./errors";
 import { logField } from "./logger";
+import { timed } from "./timings";
 import { STATUS, type ReporterConfig } from "../shared/protocol";
 import {
   RETRY_AFTER_HEADER,
@@ -120,15 +121,17 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
   const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
   const { counter } = envelope;
   try {
-    return await fetch(envelopeUrl(envelope.upstream), {
-      method: "POST",
-      headers,
-      // A declared length goes upstream too (not chunked); a body that differs from it fails.
-      body: declared >= 0 ? envelope.body.pipeThrough(new FixedLengthStream(declared)) : envelope.body,
-      redirect: "manual",
-      // Without the overflow signal a body that errors midway would end as if complete.
-      signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),
-    });
+    return await timed(c, "relay", () =>
+      fetch(envelopeUrl(envelope.upstream), {
+        method: "POST",
+        headers,
+        // A declared length goes upstream too (not chunked); a body that differs from it fails.
+        body: declared >= 0 ? envelope.body.pipeThrough(new FixedLengthStream(declared)) : envelope.body,
+        redirect: "manual",
+        // Without the overflow signal a body that errors midway would end as if complete.
+        signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),
+      }),
+    );
   } catch (error) {
     if (error instanceof TooLargeError || counter.count() > MAX_ENVELOPE_BYTES) throw tooLarge();
     if (error instanceof DOMException && error.name === "TimeoutError") {

@@ -97,7 +97,9 @@ export default async function setup(project: TestProject) {
   const logFile = path.join(root, "dist/e2e-wrangler.log");
   const servers: { url: string; stop: () => Promise<void> }[] = [];
   try {
-    servers.push(await startWranglerDev({ logFile, persistTo: state, extra: dsn }));
+    // Server-Timing on, as in the local production run (off in production unless SERVER_TIMING is set).
+    const timing = ["--var", "SERVER_TIMING:on"];
+    servers.push(await startWranglerDev({ logFile, persistTo: state, extra: [...dsn, ...timing] }));
     servers.push(
       await startWranglerDev({
         logFile: path.join(root, "dist/e2e-fixture-wrangler.log"),

@@ -37,7 +37,7 @@ describe("the request log", () => {
     // The file's first visit to /, a page that opts into the edge cache: a miss.
     const { line } = await logged("/");
     expect(Object.keys(line).sort()).toEqual(
-      ["cache", "kind", "level", "method", "ms", "path", "ray", "route", "status", "ts"].sort(),
+      ["cache", "kind", "level", "method", "ms", "path", "ray", "route", "status", "timings", "ts"].sort(),
     );
     expect(line).toMatchObject({
       level: "info",
@@ -71,6 +71,24 @@ describe("the request log", () => {
     expect(body).toContain("Arrived after");
     expect(line).toMatchObject({ level: "info", kind: "html", route: "/slow", status: 200 });
     expect(line.ms as number).toBeGreaterThanOrEqual(900);
+  });
+
+  it("writes each phase in timings as [start, ms], and D1's statement count", async () => {
+    const { line } = await logged("/guestbook");
+    const timings = line.timings as Record<string, [number, number]>;
+    expect(Object.keys(timings)).toEqual(["match", "loader", "d1", "shell"]);
+    for (const [phase, pair] of Object.entries(timings)) {
+      expect(pair, phase).toHaveLength(2);
+      for (const ms of pair) expect(ms, phase).toBeGreaterThanOrEqual(0);
+    }
+    // One batch of two statements: the page of entries and their count.
+    expect(line.d1_queries).toBe(2);
+  });
+
+  it("times each deferred value of a streamed page until it lands, under its key", async () => {
+    const { line } = await logged("/slow?log=deferred");
+    expect(Object.keys(line.timings as object)).toContain("deferred:slow");
+    expect(line).not.toHaveProperty("d1_queries");
   });
 
   it("logs the matched pattern as route, the path as requested, and no query string", async () => {

@@ -1,0 +1,148 @@
+// Server-Timing (src/server/timings.ts): what a browser's network panel shows of where a page's
+// time went, on documents, page data, cache hits and action re-renders; off in production settings
+// unless SERVER_TIMING is set; never part of what the edge cache keeps.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/server/create-app";
+import { cacheGeneration, cacheKey } from "../../src/server/cache-entry";
+import { app as product } from "../../src/app";
+import { manifest } from "./apps";
+import { ORIGIN, visitorIp } from "./action-helpers";
+
+const app = createApp({ ...product, manifest, reportError: () => {}, log: () => {} });
+const ON = { SERVER_TIMING: "1" };
+const PRODUCTION = { SERVER_TIMING: "", DEV_SERVER: undefined };
+
+async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = ON) {
+  const ctx = createExecutionContext();
+  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...vars }, ctx);
+  const body = await response.text();
+  await waitOnExecutionContext(ctx);
+  return { response, body };
+}
+
+interface Metric {
+  name: string;
+  dur?: number;
+  desc?: string;
+}
+
+/**
+ * The header's metrics, parsed strictly by the Server-Timing grammar: a token, then `;param=value`
+ * pairs where a value is a token or a quoted string. Anything else fails the test.
+ */
+function metrics(response: Response): Metric[] {
+  const header = response.headers.get("Server-Timing");
+  expect(header, "a Server-Timing header").not.toBeNull();
+  const token = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+  const value = `(?:${token}|"(?:[^"\\\\]|\\\\.)*")`;
+  const entry = new RegExp(`^(${token})((?:\\s*;\\s*${token}\\s*=\\s*${value})*)$`);
+  return header!.split(/\s*,\s*/).map((text) => {
+    const match = entry.exec(text);
+    expect(match, `a well-formed entry: ${text}`).not.toBeNull();
+    const metric: Metric = { name: match![1]! };
+    for (const [, name, raw] of match![2]!.matchAll(new RegExp(`;\\s*(${token})\\s*=\\s*(${value})`, "g"))) {
+      if (name === "dur") {
+        expect(raw, "dur is a number of milliseconds").toMatch(/^\d+(\.\d+)?$/);
+        metric.dur = Number(raw);
+      } else if (name === "desc") metric.desc = raw!.replace(/^"|"$/g, "");
+    }
+    return metric;
+  });
+}
+
+const names = (response: Response) => metrics(response).map((metric) => metric.name);
+const pageData = { "X-Page-Data": "1" };
+const plainForm = (fields: Record<string, string>): RequestInit => ({
+  method: "POST",
+  headers: {
+    "Content-Type": "application/x-www-form-urlencoded",
+    Origin: ORIGIN,
+    "Sec-Fetch-Site": "same-origin",
+    "CF-Connecting-IP": visitorIp(),
+  },
+  body: new URLSearchParams(fields).toString(),
+});
+const fresh = (path: string) => `${path}?st=${crypto.randomUUID().slice(0, 8)}`;
+
+describe("Server-Timing", () => {
+  it("on an HTML page: the route match, the loader, D1's time and query count, and the shell", async () => {
+    const { response } = await send("/guestbook");
+    expect(response.status).toBe(200);
+    expect(names(response)).toEqual(["match", "loader", "d1", "shell"]);
+    const d1 = metrics(response).find((metric) => metric.name === "d1")!;
+    // The guestbook page reads its entries and their count in one batch of two statements.
+    expect(d1.desc).toBe("2 queries");
+    for (const metric of metrics(response)) expect(metric.dur, metric.name).toBeGreaterThanOrEqual(0);
+  });
+
+  it("on page data: the same phases before the answer, and no shell", async () => {
+    const { response } = await send("/guestbook?_data=1", { headers: pageData });
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(names(response)).toEqual(["match", "loader", "d1"]);
+  });
+
+  it("on a cached page: the cache state, a miss with its render, then a hit with its own header", async () => {
+    const path = fresh("/");
+    const miss = await send(path);
+    const hit = await send(path);
+    expect(metrics(miss.response).find((metric) => metric.name === "cache")).toMatchObject({ desc: "miss" });
+    expect(names(miss.response)).toEqual(["match", "cache", "shell"]);
+    expect(names(hit.response)).toEqual(["match", "cache"]);
+    expect(metrics(hit.response)[1]).toMatchObject({ name: "cache", desc: "hit" });
+    expect(hit.body).toContain("<h1>verge</h1>");
+  });
+
+  it("on page data from the cache: its own header, with the hit", async () => {
+    const path = fresh("/");
+    await send(path, { headers: pageData });
+    const hit = await send(path, { headers: pageData });
+    expect(metrics(hit.response).find((metric) => metric.name === "cache")).toMatchObject({ desc: "hit" });
+  });
+
+  it("on a plain form's refused action: the action, the page's reload and its shell", async () => {
+    const { response, body } = await send(
+      "/guestbook",
+      plainForm({ _action: "sign", name: " ", message: "m" }),
+    );
+    expect(response.status).toBe(422);
+    expect(body).toContain("<!DOCTYPE html>");
+    expect(names(response)).toEqual(["match", "action", "loader", "d1", "shell"]);
+  });
+
+  it("is absent in production settings, on every kind of answer, unless SERVER_TIMING is set", async () => {
+    const answers = [
+      await send("/guestbook", {}, PRODUCTION),
+      await send("/guestbook?_data=1", { headers: pageData }, PRODUCTION),
+      await send("/guestbook", plainForm({ _action: "sign", name: " ", message: "m" }), PRODUCTION),
+    ];
+    const path = fresh("/");
+    await send(path, {}, PRODUCTION);
+    answers.push(await send(path, {}, PRODUCTION));
+    for (const { response } of answers) expect(response.headers.get("Server-Timing")).toBeNull();
+    // As wrangler.toml sets it for a deploy: the empty string.
+    expect(env.SERVER_TIMING).toBe("");
+    expect((await send("/guestbook", {}, env)).response.headers.get("Server-Timing")).toBeNull();
+  });
+
+  it("is on under npm run dev (DEV_SERVER) without SERVER_TIMING", async () => {
+    const { response } = await send("/guestbook", {}, { ...PRODUCTION, DEV_SERVER: "1" });
+    expect(names(response)).toEqual(["match", "loader", "d1", "shell"]);
+  });
+
+  it("is never stored in the edge cache: the entries of a page hold none", async () => {
+    const path = fresh("/");
+    await send(path);
+    await send(path, { headers: pageData });
+    const url = new URL(path, ORIGIN);
+    for (const kind of ["html", "data"] as const) {
+      const entry = await (caches as unknown as { default: Cache }).default.match(
+        cacheKey(url, kind, cacheGeneration(manifest.build, env)),
+      );
+      expect(entry, `a stored ${kind} entry`).toBeDefined();
+      expect(entry!.headers.get("Server-Timing"), kind).toBeNull();
+      expect(await entry!.text(), kind).not.toMatch(/dur=/);
+    }
+  });
+});
