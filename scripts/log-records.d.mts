@@ -7,3 +7,17 @@ export declare function lineFilter(options: {
   kind?: string;
   path?: string;
 }): (line: Record<string, unknown>) => boolean;
+export declare function phasesOf(line: unknown): { name: string; start: number; ms: number }[];
+export declare function percentile(sorted: number[], q: number): number | undefined;
+export interface PercentileRow {
+  phase: string;
+  count: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+export declare function percentileTable(
+  lines: Record<string, unknown>[],
+): { route: string; requests: number; rows: PercentileRow[] }[];
+export declare function percentileText(table: ReturnType<typeof percentileTable>): string;
+export declare function waterfall(line: Record<string, unknown>, width?: number): string;

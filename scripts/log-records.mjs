@@ -103,3 +103,126 @@ export const escapeControls = (text) =>
 
 /** `value` as one line of JSON with unsafe characters as \u escapes: it still parses to `value`. */
 export const safeJson = (value) => JSON.stringify(value).replace(UNSAFE, (ch) => `\\u${hex(ch, 4)}`);
+
+/** The order phases are listed in; others (each deferred value's) follow by name. */
+const PHASE_ORDER = ["match", "cache", "action", "loader", "d1", "shell", "relay"];
+const phaseRank = (name) => {
+  const known = PHASE_ORDER.indexOf(name);
+  return known < 0 ? PHASE_ORDER.length : known;
+};
+const byPhase = (a, b) => phaseRank(a) - phaseRank(b) || (a < b ? -1 : a > b ? 1 : 0);
+const isMs = (value) => typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/** A line's phases from its `timings` ({ phase: [start, ms] }) as { name, start, ms }, by start. */
+export function phasesOf(line) {
+  const timings = line?.timings;
+  if (typeof timings !== "object" || timings === null || Array.isArray(timings)) return [];
+  const phases = [];
+  for (const [name, pair] of Object.entries(timings)) {
+    if (Array.isArray(pair) && isMs(pair[0]) && isMs(pair[1]))
+      phases.push({ name, start: pair[0], ms: pair[1] });
+  }
+  return phases.sort((a, b) => a.start - b.start || byPhase(a.name, b.name));
+}
+
+/** The nearest-rank percentile `q` (0-1] of ascending `sorted`: a value that was measured. */
+export function percentile(sorted, q) {
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1];
+}
+
+const QUANTILES = [0.5, 0.95, 0.99];
+
+/**
+ * Per route (a kind and a route pattern: a page's HTML and its data differ), the count and the
+ * p50/p95/p99 of the total (`ms`) and of each phase, over the lines that have it.
+ */
+export function percentileTable(lines) {
+  const groups = new Map();
+  for (const line of lines) {
+    const name = `${line.kind} ${line.route ?? "(no route)"}`;
+    let group = groups.get(name);
+    if (!group) groups.set(name, (group = { name, requests: 0, samples: new Map([["total", []]]) }));
+    group.requests++;
+    if (isMs(line.ms)) group.samples.get("total").push(line.ms);
+    for (const { name: phase, ms } of phasesOf(line)) {
+      if (!group.samples.has(phase)) group.samples.set(phase, []);
+      group.samples.get(phase).push(ms);
+    }
+  }
+  return [...groups.values()]
+    .sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : 1))
+    .map(({ name, requests, samples }) => {
+      const [total, ...phases] = [...samples.keys()];
+      const rows = [total, ...phases.sort(byPhase)].map((phase) => {
+        const sorted = samples.get(phase).sort((a, b) => a - b);
+        const [p50, p95, p99] = QUANTILES.map((q) => (sorted.length ? percentile(sorted, q) : null));
+        return { phase, count: sorted.length, p50, p95, p99 };
+      });
+      return { route: name, requests, rows };
+    });
+}
+
+const fixed = (ms) => (ms === null || ms === undefined ? "-" : ms.toFixed(1));
+
+/** percentileTable's groups as text: a heading per route, a row per phase. */
+export function percentileText(table) {
+  const out = [];
+  for (const { route, requests, rows } of table) {
+    out.push(`${escapeControls(route)}  ${requests} request${requests === 1 ? "" : "s"}`);
+    const width = Math.max(5, ...rows.map((row) => escapeControls(row.phase).length));
+    out.push(
+      `  ${"phase".padEnd(width)}  ${["count", "p50", "p95", "p99"].map((h) => h.padStart(8)).join("")}`,
+    );
+    for (const row of rows) {
+      const cells = [String(row.count), fixed(row.p50), fixed(row.p95), fixed(row.p99)];
+      out.push(
+        `  ${escapeControls(row.phase).padEnd(width)}  ${cells.map((cell) => cell.padStart(8)).join("")}`,
+      );
+    }
+    out.push("");
+  }
+  return out.join("\n");
+}
+
+/**
+ * One request as a waterfall: a bar per phase on a scale of `width` columns from its arrival to
+ * its end (the line's `ms`), each with its start and duration; D1's bar is its statements' summed
+ * time, drawn from the first one's start.
+ */
+export function waterfall(line, width = 48) {
+  const text = (value) => escapeControls(value ?? "");
+  const phases = phasesOf(line);
+  const total = Math.max(isMs(line.ms) ? line.ms : 0, ...phases.map((p) => p.start + p.ms));
+  const column = (ms) => (total > 0 ? Math.min(width, Math.round((ms / total) * width)) : 0);
+  const bar = (start, ms) => {
+    const from = column(start);
+    const to = column(start + ms);
+    // Shorter than a column: a thin mark where it began.
+    if (to <= from) {
+      const at = Math.min(from, width - 1);
+      return " ".repeat(at) + "▏" + " ".repeat(width - at - 1);
+    }
+    return " ".repeat(from) + "█".repeat(to - from) + " ".repeat(width - to);
+  };
+  const names = [...phases.map((p) => text(p.name)), "total"];
+  const nameWidth = Math.max(...names.map((name) => name.length));
+  const digest = line.digest ? `  digest=${text(line.digest)}` : "";
+  const queries =
+    typeof line.d1_queries === "number"
+      ? ` (${line.d1_queries} ${line.d1_queries === 1 ? "query" : "queries"})`
+      : "";
+  const out = [
+    `${text(line.method)} ${text(line.path)} ${text(line.status)} ${text(line.kind)}${line.route && line.route !== line.path ? ` ${text(line.route)}` : ""} ${text(line.ms)}ms  ray=${text(line.ray)}${digest}`,
+  ];
+  for (const phase of phases) {
+    const where = `${fixed(phase.start).padStart(8)} +${fixed(phase.ms).padStart(8)} ms`;
+    out.push(
+      `  ${text(phase.name).padEnd(nameWidth)} |${bar(phase.start, phase.ms)}| ${where}${phase.name === "d1" ? queries : ""}`,
+    );
+  }
+  out.push(
+    `  ${"total".padEnd(nameWidth)} |${bar(0, total)}| ${fixed(0).padStart(8)} +${fixed(total).padStart(8)} ms`,
+  );
+  if (phases.length === 0) out.push("  (no timings on this line)");
+  return out.join("\n");
+}

@@ -1,16 +1,33 @@
 // `npm run logs`: reads verge's JSON log lines from stdin (`npm run tail`, `npm run dev`, or a
 // saved file), keeps those matching the filters, and prints them readably (or as JSON with --json),
-// their stacks mapped back to the sources (scripts/symbolicate.mjs) unless --raw.
+// their stacks mapped back to the sources (scripts/symbolicate.mjs) unless --raw; or, once the
+// input ends, where their time went: a waterfall per request, or percentiles per route.
 //   npm run tail | npm run logs -- --status 5xx
 //   npm run logs -- --digest k3j9x0a1b2c < saved.log
+//   npm run logs -- --waterfall --ray 8f1c2a9e4b7d6a3c < saved.log
+//   npm run logs -- --slowest 5 --path '/guestbook*' < saved.log
+//   npm run logs -- --percentiles --kind html < saved.log
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { escapeControls, jsonValues, lineFilter, requestLines, safeJson } from "./log-records.mjs";
+import {
+  escapeControls,
+  jsonValues,
+  lineFilter,
+  percentileTable,
+  percentileText,
+  requestLines,
+  safeJson,
+  waterfall,
+} from "./log-records.mjs";
 import { symbolicateLine, symbolicator } from "./symbolicate.mjs";
 
 const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|relay|asset]
-                     [--path /exact | --path '/prefix*'] [--json] [--raw]  < log output
-  --raw  print stack frames as logged (by default they are mapped to src/ with the build's source maps)`;
+                     [--path /exact | --path '/prefix*'] [--json] [--raw]
+                     [--waterfall | --slowest N | --percentiles]  < log output
+  --raw          print stack frames as logged (by default they are mapped to src/ with the build's source maps)
+  --waterfall    each matching request's phases as bars (with --ray or --digest: that request)
+  --slowest N    the waterfalls of the N slowest matching requests, slowest first
+  --percentiles  per route (kind and pattern): count, p50, p95 and p99 of the total and each phase`;
 
 let options;
 let keep;
@@ -24,10 +41,20 @@ try {
       path: { type: "string" },
       json: { type: "boolean", default: false },
       raw: { type: "boolean", default: false },
+      waterfall: { type: "boolean", default: false },
+      slowest: { type: "string" },
+      percentiles: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   }));
   keep = lineFilter(options);
+  if (options.slowest !== undefined && !/^[1-9]\d{0,5}$/.test(options.slowest)) {
+    throw new Error(`--slowest takes a number of requests (5), not "${options.slowest}"`);
+  }
+  const views = [options.waterfall, options.slowest !== undefined, options.percentiles, options.json];
+  if (views.filter(Boolean).length > 1) {
+    throw new Error("--waterfall, --slowest, --percentiles and --json are different views: choose one");
+  }
 } catch (error) {
   console.error(`${error.message}\n${USAGE}`);
   process.exit(2);
@@ -96,12 +123,31 @@ const symbolicate = symbolicator({
     ),
 });
 
+/** The views that need every line first (waterfalls of the slowest, percentiles). */
+const gathered = [];
+const gathering = options.waterfall || options.slowest !== undefined || options.percentiles;
+
 const feed = jsonValues((value) => {
   for (const found of requestLines(value)) {
     if (!keep(found)) continue;
-    const line = options.raw ? found : symbolicateLine(found, symbolicate);
-    process.stdout.write(`${options.json ? safeJson(line) : pretty(line)}\n`);
+    if (gathering) gathered.push(found);
+    else {
+      const line = options.raw ? found : symbolicateLine(found, symbolicate);
+      process.stdout.write(`${options.json ? safeJson(line) : pretty(line)}\n`);
+    }
   }
 });
+
+function printViews() {
+  if (options.percentiles) return process.stdout.write(percentileText(percentileTable(gathered)));
+  const ms = (line) => (typeof line.ms === "number" ? line.ms : 0);
+  const shown =
+    options.slowest === undefined
+      ? gathered
+      : [...gathered].sort((a, b) => ms(b) - ms(a)).slice(0, Number(options.slowest));
+  for (const line of shown) process.stdout.write(`${waterfall(line)}\n\n`);
+}
+
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", feed);
+if (gathering) process.stdin.on("end", printViews);

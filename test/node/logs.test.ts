@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { logs } from "./run-logs";
+import { logs, tailEvent } from "./run-logs";
 
 const script = path.resolve(import.meta.dirname, "../../scripts/logs.mjs");
 
@@ -41,29 +41,6 @@ const relayed = line({
   event_id: "e".repeat(32),
   bytes: 812,
 });
-
-/** One `wrangler tail --format json` event: wrangler prints each with 4-space indentation. */
-const tailEvent = (logged: object) =>
-  JSON.stringify(
-    {
-      outcome: "ok",
-      scriptName: "verge",
-      diagnosticsChannelEvents: [],
-      exceptions: [],
-      logs: [{ message: [JSON.stringify(logged)], level: "log", timestamp: 1795270000000 }],
-      eventTimestamp: 1795270000000,
-      event: {
-        request: {
-          url: `https://verge.example${(logged as { path: string }).path}`,
-          method: "GET",
-          headers: {},
-        },
-        response: { status: 200 },
-      },
-    },
-    null,
-    4,
-  );
 
 const tailOutput = [failing, notFound, relayed].map(tailEvent).join("\n") + "\n";
 const devOutput = [
