@@ -1,3 +1,4 @@
+export const LOCAL_SERVER_VARS: string[];
 export function freePort(): Promise<number>;
 export function wranglerDevArgs(options: {
   port: number;
@@ -5,3 +6,13 @@ export function wranglerDevArgs(options: {
   config?: string;
   extra?: string[];
 }): string[];
+export function step(
+  name: string,
+  label: string,
+  command: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): void;
+export function migrateLocally(name: string, wranglerArgs: string[]): void;
+export function runTogether(children: [string, string[], NodeJS.ProcessEnv?][]): void;
+export const wranglerBin: string;

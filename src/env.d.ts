@@ -9,5 +9,11 @@ declare namespace Cloudflare {
      * it (server/headers.ts), and no page is served from the edge cache (server/page-cache.ts).
      */
     DEV_SERVER?: string;
+    /**
+     * Set by `npm run dev`, `npm run preview` and the tests' servers (scripts/local-server.mjs):
+     * the worker runs behind wrangler dev's proxy, so a body it refuses is read and dropped
+     * behind the answer instead of cancelled (server/local-body-drain.ts).
+     */
+    LOCAL_SERVER?: string;
   }
 }

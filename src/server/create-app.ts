@@ -1,6 +1,6 @@
 // Builds the app from its inputs: the product (routes, layout, not-found page), its client
-// manifest and the reporting hook. Middleware order: the request's kind, timings, log line, error
-// capture, security headers, D1 bookmarks.
+// manifest and the reporting hook. Middleware order: refused-body drain (wrangler dev only), the
+// request's kind, timings, log line, error capture, security headers, D1 bookmarks.
 import { Hono } from "hono";
 import type { AppConfig, AppEnv, ReportError } from "./context";
 import { requestLogger } from "./logger";
@@ -11,6 +11,7 @@ import { d1Bookmarks } from "./d1-session";
 import { errorResponse } from "./errors";
 import { dispatch } from "./dispatch";
 import { decideRequestKind } from "./request-kind";
+import { localBodyDrain } from "./local-body-drain";
 
 /** The product and its client build (AppConfig), and what the runtime reports and logs through. */
 export interface AppDeps extends AppConfig {
@@ -31,6 +32,7 @@ export function createApp({ reportError, log, tracing, ...config }: AppDeps) {
     c.set("app", config);
     await next();
   });
+  app.use(localBodyDrain());
   app.use(decideRequestKind());
   app.use(requestTimings(tracing));
   app.use(requestLogger(log));

@@ -1,9 +1,11 @@
-// Starts what the browser tests talk to: the fake Sentry ingest, the product under `wrangler dev`
-// on a free port with a fresh local D1 (migrations applied) and SENTRY_DSN pointing at the ingest,
-// and the tests' own app (test/fixture-app) under a second `wrangler dev`.
+// Starts what the browser tests talk to: the fake Sentry ingest; the product as `npm run preview`
+// runs it (the production build on `wrangler dev`, edge cache on) on a free port with a fresh local
+// D1 (migrations applied) and SENTRY_DSN pointing at the ingest; the tests' own app
+// (test/fixture-app) under a second `wrangler dev`; and `npm run dev` itself, in a copy of the
+// project (its own dist/ and local state), for what only the dev server does.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -21,6 +23,12 @@ declare module "vitest" {
     ingestURL: string;
     /** File holding everything the product's `wrangler dev` printed: its JSON log lines among it. */
     logFile: string;
+    /** Where `npm run dev` (the product, in a copy of the project) listens. */
+    devURL: string;
+    /** The copy of the project `npm run dev` serves: tests may edit its sources, and restore them. */
+    devRoot: string;
+    /** The process ids of each server's `wrangler dev` and its children (the workerd processes). */
+    serverPids: Record<"preview" | "dev", number>;
   }
 }
 
@@ -43,7 +51,10 @@ async function waitUntilReady(url: string, child: ChildProcess, log: string) {
   throw new Error(`wrangler dev did not answer 200 at ${url} within 90 s; see ${log}`);
 }
 
-/** `wrangler dev` of `config` (default: the product) on a free port, its output in `logFile`. */
+/**
+ * `wrangler dev` of `config` (default: the product) on a free port, its output in `logFile`: the
+ * same command line as `npm run preview` (scripts/local-server.mjs), after `npm test`'s build.
+ */
 async function startWranglerDev(options: {
   logFile: string;
   persistTo: string;
@@ -60,21 +71,53 @@ async function startWranglerDev(options: {
     extra: [...options.extra, "--inspector-port", String(await freePort())],
   });
   const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
-  const url = `http://127.0.0.1:${port}`;
+  return served(child, `http://127.0.0.1:${port}`, options.logFile);
+}
+
+/** `child` serving `url`, once it answers 200 there; its output goes to `logFile`. */
+async function served(child: ChildProcess, url: string, logFile: string, stopGroup = false) {
+  const out = createWriteStream(logFile);
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
   const stop = async () => {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      // A group leader (npm run dev) stops with wrangler and the client watcher under it.
+      if (stopGroup) process.kill(-child.pid!, "SIGTERM");
+      else child.kill("SIGTERM");
+      await exited;
+    }
     out.end();
   };
   try {
-    await waitUntilReady(url, child, options.logFile);
+    await waitUntilReady(url, child, logFile);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, stop, pid: child.pid! };
+}
+
+/** What `npm run dev` reads: its scripts, the sources, the migrations and the configuration. */
+const PROJECT = ["package.json", "wrangler.toml", "tsconfig.json", "scripts", "src", "client", "migrations"];
+
+/** `npm run dev` as a developer runs it, in a copy of the project (node_modules linked). */
+async function startNpmRunDev(copy: string, extra: string[]) {
+  for (const entry of PROJECT) await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
+  await symlink(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+  const port = await freePort();
+  const args = [
+    ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())],
+    ...["--show-interactive-dev-session=false", ...extra],
+  ];
+  const child = spawn("npm", ["run", "dev", "--", ...args], {
+    cwd: copy,
+    detached: true,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const server = await served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"), true);
+  return { ...server, root: copy };
 }
 
 export default async function setup(project: TestProject) {
@@ -95,7 +138,8 @@ export default async function setup(project: TestProject) {
   const dsn = ["--var", `SENTRY_DSN:${ingest.dsn}`];
   // Kept after the run (dist/ is not committed): when a browser test fails, .ci/run prints its tail.
   const logFile = path.join(root, "dist/e2e-wrangler.log");
-  const servers: { url: string; stop: () => Promise<void> }[] = [];
+  const servers: { url: string; stop: () => Promise<void>; pid: number }[] = [];
+  const devRoot = await mkdtemp(path.join(os.tmpdir(), "verge-dev-"));
   try {
     // Server-Timing on, as in the local production run (off in production unless SERVER_TIMING is set).
     const timing = ["--var", "SERVER_TIMING:on"];
@@ -108,13 +152,18 @@ export default async function setup(project: TestProject) {
         extra: dsn,
       }),
     );
+    servers.push(await startNpmRunDev(devRoot, dsn));
   } catch (error) {
     for (const server of servers) await server.stop();
     await ingest.close();
+    await rm(devRoot, { recursive: true, force: true });
     throw error;
   }
   project.provide("baseURL", servers[0]!.url);
   project.provide("fixtureURL", servers[1]!.url);
+  project.provide("devURL", servers[2]!.url);
+  project.provide("devRoot", devRoot);
+  project.provide("serverPids", { preview: servers[0]!.pid, dev: servers[2]!.pid });
   project.provide("ingestURL", ingest.url);
   project.provide("logFile", logFile);
 
@@ -122,5 +171,6 @@ export default async function setup(project: TestProject) {
     for (const server of servers) await server.stop();
     await ingest.close();
     await rm(state, { recursive: true, force: true });
+    await rm(devRoot, { recursive: true, force: true });
   };
 }

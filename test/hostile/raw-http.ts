@@ -24,8 +24,21 @@ export interface RawRequest {
    * is declared unless `headers` declares another.
    */
   body?: Uint8Array;
+  /** Sends `body` with chunked transfer coding (16 KiB chunks) instead of a declared length. */
+  chunked?: boolean;
   /** Gives up on the answer after this long (default 10 s). */
   timeoutMs?: number;
+}
+
+/** `body` in HTTP/1.1 chunked coding: 16 KiB chunks, then the last (empty) chunk. */
+function chunkedCoding(body: Uint8Array): Uint8Array {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < body.byteLength; at += 16 * 1024) {
+    const piece = body.subarray(at, at + 16 * 1024);
+    parts.push(Buffer.from(`${piece.byteLength.toString(16)}\r\n`), Buffer.from(piece), Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from("0\r\n\r\n"));
+  return Buffer.concat(parts);
 }
 
 function parseHead(text: string) {
@@ -66,11 +79,17 @@ function completeBody(rest: string, headers: Record<string, string>): string | n
 export function rawRequest(baseURL: string, request: RawRequest): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseURL);
   const started = Date.now();
-  const body = request.body ?? new Uint8Array();
+  const body = request.chunked
+    ? chunkedCoding(request.body ?? new Uint8Array())
+    : (request.body ?? new Uint8Array());
   const headers = {
     Host: `${hostname}:${port}`,
     Connection: "close",
-    ...(body.byteLength > 0 ? { "Content-Length": body.byteLength } : {}),
+    ...(request.chunked
+      ? { "Transfer-Encoding": "chunked" }
+      : body.byteLength > 0
+        ? { "Content-Length": body.byteLength }
+        : {}),
     ...request.headers,
   };
   const head =

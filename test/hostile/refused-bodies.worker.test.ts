@@ -40,6 +40,7 @@ async function postAction(
   headers: Record<string, string>,
   body: ReadableStream<Uint8Array>,
   method = "POST",
+  bindings: Env = env,
 ) {
   const request = new Request(`${ORIGIN}${path}`, {
     method,
@@ -48,7 +49,11 @@ async function postAction(
     duplex: "half",
   } as RequestInit);
   const ctx = createExecutionContext();
-  const response = await worker.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
+  const response = await worker.fetch!(
+    request as Request<unknown, IncomingRequestCfProperties>,
+    bindings,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return response;
 }
@@ -148,5 +153,50 @@ describe("a body sent with a method no page takes", () => {
     const response = await postAction("/guestbook", headers, stream, "DELETE");
     expect(response.status).toBe(413);
     expect(state).toEqual({ pulled: 0, cancelled: true });
+  });
+});
+
+describe("a body over the limit under wrangler dev (LOCAL_SERVER), whose proxy streams it on", () => {
+  const local = { ...env, LOCAL_SERVER: "1" };
+  const form = { "Content-Type": "application/x-www-form-urlencoded", ...sameOrigin };
+
+  it("is answered 413 at once, and read to its end behind the answer, when it declares more than 1 MiB", async () => {
+    const { stream, state } = watchedBody(2 * MIB);
+    const response = await postAction(
+      "/guestbook",
+      { ...form, "Content-Length": String(2 * MIB) },
+      stream,
+      "POST",
+      local,
+    );
+    expect(response.status).toBe(413);
+    expect(state.pulled).toBeLessThan(2 * MIB);
+    await response.text();
+    expect(state).toEqual({ pulled: 2 * MIB, cancelled: false });
+  });
+
+  it("is answered 413 and read to its end behind the answer when it streams past 1 MiB", async () => {
+    const { stream, state } = watchedBody(2 * MIB);
+    const response = await postAction("/guestbook", form, stream, "POST", local);
+    expect(response.status).toBe(413);
+    await response.text();
+    expect(state).toEqual({ pulled: 2 * MIB, cancelled: false });
+  });
+
+  it("is cut off after all when the sender pauses, and the answer then ends", async () => {
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(64 * KIB).fill(0x78)); // and nothing more
+      },
+    });
+    const response = await postAction(
+      "/guestbook",
+      { ...form, "Content-Length": String(2 * MIB) },
+      stalled,
+      "POST",
+      local,
+    );
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("too large");
   });
 });
