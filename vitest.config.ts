@@ -32,7 +32,7 @@ export default defineConfig(async () => {
           test: {
             name: "workerd",
             include: ["test/worker/**/*.test.{ts,tsx}", "test/hostile/**/*.worker.test.{ts,tsx}"],
-            setupFiles: ["./test/worker/apply-migrations.ts"],
+            setupFiles: ["./test/worker/apply-migrations.ts", "./test/worker/no-uncaught.ts"],
             globalSetup: ["./test/worker/global-setup.ts"],
           },
         },

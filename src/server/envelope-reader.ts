@@ -33,9 +33,39 @@ export function countedBody(
       reader.cancel().catch(() => {});
       controller.error(new TooLargeError(limit));
     },
-    cancel: (reason) => reader.cancel(reason),
+    // What cancelling the source answers is no one's to handle: a rejection would go unhandled.
+    cancel: (reason) => reader.cancel(reason).catch(() => {}),
   });
   return { stream, count: () => bytes, signal: overflow.signal };
+}
+
+/**
+ * `source` as a body for fetch(). workerd reports an error in a body it is sending as an uncaught
+ * rejection (an exception in Workers Logs) even when the fetch's own failure is handled, so a
+ * failed read ends nothing here: it aborts `signal`, which fails the fetch, and the body is left
+ * unfinished. Never closed: a closed body would send a cut envelope as if it were whole.
+ */
+export function sendableBody(source: ReadableStream<Uint8Array>): {
+  stream: ReadableStream<Uint8Array>;
+  signal: AbortSignal;
+} {
+  const failed = new AbortController();
+  const reader = source.getReader();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        // Without a reason of its own: workerd reports an abort reason as uncaught too.
+        failed.abort();
+      }
+    },
+    // What cancelling the source answers is no one's to handle: a rejection would go unhandled.
+    cancel: (reason) => reader.cancel(reason).catch(() => {}),
+  });
+  return { stream, signal: failed.signal };
 }
 
 /** Gathers the bytes before the first newline, at most `cap` of them. */

@@ -10,7 +10,13 @@ import {
   SENTRY_RATE_LIMITS_HEADER,
 } from "../shared/sentry-headers";
 import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
-import { countedBody, readFirstLine, readInflatedFirstLine, TooLargeError } from "./envelope-reader";
+import {
+  countedBody,
+  readFirstLine,
+  readInflatedFirstLine,
+  sendableBody,
+  TooLargeError,
+} from "./envelope-reader";
 import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
 import { isSameSite } from "./same-site";
 import type { AppContext } from "./context";
@@ -120,16 +126,17 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
   if (ip) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
   const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
   const { counter } = envelope;
+  const body = sendableBody(envelope.body);
   try {
     return await timed(c, "relay", () =>
       fetch(envelopeUrl(envelope.upstream), {
         method: "POST",
         headers,
         // A declared length goes upstream too (not chunked); a body that differs from it fails.
-        body: declared >= 0 ? envelope.body.pipeThrough(new FixedLengthStream(declared)) : envelope.body,
+        body: declared >= 0 ? body.stream.pipeThrough(new FixedLengthStream(declared)) : body.stream,
         redirect: "manual",
-        // Without the overflow signal a body that errors midway would end as if complete.
-        signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal]),
+        // A body that fails midway (over the limit, or the visitor gone) fails the fetch this way.
+        signal: AbortSignal.any([AbortSignal.timeout(timeout), counter.signal, body.signal]),
       }),
     );
   } catch (error) {
