@@ -26,5 +26,5 @@ export { Form, newIdempotencyKey, useFormState, type FormProps, type FormState }
 export { Field, SubmitButton, type FieldProps } from "./form-fields";
 export { Await } from "./await";
 export { validate, characters, type TextRule, type Validated } from "./validate";
-export { withinVisitorLimit } from "./visitor-limit";
+export { visitorKey, withinVisitorLimit } from "./visitor-limit";
 export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors, type Params } from "./protocol";
