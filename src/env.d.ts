@@ -12,7 +12,8 @@ declare namespace Cloudflare {
     /**
      * Set by `npm run dev`, `npm run preview` and the tests' servers (scripts/local-server.mjs):
      * the worker runs behind wrangler dev's proxy, so a body it refuses is read and dropped
-     * behind the answer instead of cancelled (server/local-body-drain.ts).
+     * behind the answer instead of cancelled (server/local-body-drain.ts); answers carry
+     * Server-Timing (server/timings.ts).
      */
     LOCAL_SERVER?: string;
   }

@@ -137,12 +137,12 @@ function serverTiming(timings: Timings, cache: unknown): string {
 }
 
 /**
- * Whether answers carry Server-Timing: under `npm run dev` and wherever SERVER_TIMING is set (the
- * local production run). Off in production by default: how long a loader or D1 took can tell a
- * visitor which branch ran (a record that exists, a cache that missed).
+ * Whether answers carry Server-Timing: on every local server (`npm run dev`, `npm run preview`, the
+ * tests' servers) and wherever SERVER_TIMING is set. Off in production by default: how long a
+ * loader or D1 took can tell a visitor which branch ran (a record that exists, a cache that missed).
  */
-function serverTimingOn(env: Partial<Pick<Env, "DEV_SERVER" | "SERVER_TIMING">>): boolean {
-  return Boolean(env?.DEV_SERVER) || Boolean(env?.SERVER_TIMING);
+function serverTimingOn(env: Partial<Pick<Env, "DEV_SERVER" | "LOCAL_SERVER" | "SERVER_TIMING">>): boolean {
+  return Boolean(env?.DEV_SERVER || env?.LOCAL_SERVER || env?.SERVER_TIMING);
 }
 
 /**

@@ -141,9 +141,7 @@ export default async function setup(project: TestProject) {
   const servers: { url: string; stop: () => Promise<void>; pid: number }[] = [];
   const devRoot = await mkdtemp(path.join(os.tmpdir(), "verge-dev-"));
   try {
-    // Server-Timing on, as in the local production run (off in production unless SERVER_TIMING is set).
-    const timing = ["--var", "SERVER_TIMING:on"];
-    servers.push(await startWranglerDev({ logFile, persistTo: state, extra: [...dsn, ...timing] }));
+    servers.push(await startWranglerDev({ logFile, persistTo: state, extra: dsn }));
     servers.push(
       await startWranglerDev({
         logFile: path.join(root, "dist/e2e-fixture-wrangler.log"),

@@ -12,7 +12,7 @@ import { ORIGIN, visitorIp } from "./action-helpers";
 
 const app = createApp({ ...product, manifest, reportError: () => {}, log: () => {} });
 const ON = { SERVER_TIMING: "1" };
-const PRODUCTION = { SERVER_TIMING: "", DEV_SERVER: undefined };
+const PRODUCTION = { SERVER_TIMING: "", DEV_SERVER: undefined, LOCAL_SERVER: undefined };
 
 async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = ON) {
   const ctx = createExecutionContext();
@@ -126,9 +126,11 @@ describe("Server-Timing", () => {
     expect((await send("/guestbook", {}, env)).response.headers.get("Server-Timing")).toBeNull();
   });
 
-  it("is on under npm run dev (DEV_SERVER) without SERVER_TIMING", async () => {
-    const { response } = await send("/guestbook", {}, { ...PRODUCTION, DEV_SERVER: "1" });
-    expect(names(response)).toEqual(["match", "loader", "d1", "shell"]);
+  it("is on under npm run dev (DEV_SERVER) and npm run preview (LOCAL_SERVER) without SERVER_TIMING", async () => {
+    for (const local of [{ DEV_SERVER: "1" }, { LOCAL_SERVER: "1" }]) {
+      const { response } = await send("/guestbook", {}, { ...PRODUCTION, ...local });
+      expect(names(response)).toEqual(["match", "loader", "d1", "shell"]);
+    }
   });
 
   it("is never stored in the edge cache: the entries of a page hold none", async () => {
