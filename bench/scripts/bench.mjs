@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ENV, RUNNERS, applyMigrations, root, startServer } from "./server.mjs";
+import { ENV, RUNNERS, applyMigrations, firstRequests, root, startServer } from "./server.mjs";
 import { CONNECTIONS, measure, measureEach } from "./load.mjs";
 import {
   WORKLOADS,
@@ -63,8 +63,12 @@ if (unknown?.length) {
 const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 /** A dot per window, so a long run shows it is alive. */
 const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
+/** Fresh starts of each Worker whose first request is timed (the median is reported). */
+const FIRST_ROUNDS = quick ? 1 : 3;
 
 const appConfig = path.join(root, "wrangler.toml");
+/** The deployed worker plus the benchmark's /items pages (bench/workers/app-worker.tsx). */
+const appScript = "bench/workers/app-worker.tsx";
 const floorConfig = path.join(root, "bench/workers/wrangler.toml");
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
 const servers = [];
@@ -92,7 +96,9 @@ try {
   const appState = path.join(tmp, "app-state");
   const floorState = path.join(tmp, "floor-state");
   applyMigrations(appState);
-  let app = await start({ name: "app", config: appConfig, state: appState });
+  const appOptions = { name: "app", config: appConfig, script: appScript, state: appState };
+  const floorOptions = { name: "floor", config: floorConfig, state: floorState };
+  let app = await start(appOptions);
   const pages = await availablePages(app.url, ["/", "/guestbook", "/slow"]);
   if (!pages.has("/guestbook")) {
     log("/guestbook answers 404 (the example page is gone): its workloads are unavailable");
@@ -103,8 +109,16 @@ try {
   // The floor reads a copy of the seeded database; the app restarts so both start alike.
   await stopAll();
   await cp(appState, floorState, { recursive: true });
-  app = await start({ name: "app", config: appConfig, state: appState });
-  const floor = await start({ name: "floor", config: floorConfig, state: floorState });
+  log(`the first /items after start: ${FIRST_ROUNDS} fresh starts each of app and floor, alternating`);
+  const firstRequest = await firstRequests(
+    [appOptions, floorOptions].map((o) => ({ ...o, logFile: path.join(tmp, `${o.name}-first.log`) })),
+    FIRST_ROUNDS,
+    "/items",
+  );
+  for (const [name, r] of Object.entries(firstRequest))
+    log(`  ${name}: worker CPU ${r.cpuMs.toFixed(1)} ms, ${r.ms.toFixed(1)} ms wall clock (median)`);
+  app = await start(appOptions);
+  const floor = await start(floorOptions);
 
   const run = {
     ...machine(argv),
@@ -113,13 +127,14 @@ try {
     timing,
     startupMs: { app: app.startupMs, floor: floor.startupMs },
     startupCpuMs: { app: app.startupCpuMs, floor: floor.startupCpuMs },
+    firstRequest,
     runtime: RUNNERS.direct,
     bytes: {},
     workloads: {},
     dataPairs: {},
     cachePairs: {},
   };
-  for (const page of ["/", "/guestbook"].filter((p) => pages.has(p))) {
+  for (const page of ["/items", "/", "/guestbook"].filter((p) => p === "/items" || pages.has(p))) {
     run.bytes[page] = {
       html: await bodyBytes(app.url + page),
       data: await bodyBytes(`${app.url}${page}?_data=1`, { headers: { "x-page-data": "1" } }),
@@ -163,26 +178,31 @@ try {
     );
     run.dataPairs[pair.page] = { html: h, data: d };
     log(
-      `  HTML ${Math.round(h.rps)} req/s, page data ${Math.round(d.rps)} req/s: ${(d.rps / h.rps).toFixed(2)}x`,
+      `  HTML ${Math.round(h.rps)} req/s ${h.cpuMs.worker.toFixed(2)} ms/req, page data ${Math.round(d.rps)} req/s ` +
+        `${d.cpuMs.worker.toFixed(2)} ms/req: ${(d.rps / h.rps).toFixed(2)}x req/s, ${(d.cpuMs.worker / h.cpuMs.worker).toFixed(2)}x CPU`,
     );
   }
 
-  // A cache hit against a render of the same page, on the app alone in alternating windows.
+  // A cache hit against a render of the same page (or another hit), on the app alone in
+  // alternating windows.
   for (const pair of CACHE_PAIRS) {
-    const render = WORKLOADS.find((w) => w.id === pair.render);
-    if (!run.workloads[pair.render]?.app) continue;
-    log(`${pair.page}: a render against a cache hit on the app, in ${timing.rounds} alternating windows`);
-    const [r, h] = await measureEach(
-      [
-        { server: app, workload: render },
-        { server: app, workload: pair.hit },
-      ],
-      { ...timing, progress },
-    );
-    run.cachePairs[pair.page] = { render: r, hit: h };
-    log(
-      `  render ${r.cpuMs.worker.toFixed(2)} ms/req, hit ${h.cpuMs.worker.toFixed(2)} ms/req: ${(h.cpuMs.worker / r.cpuMs.worker).toFixed(2)}x`,
-    );
+    const byId = (workload) =>
+      typeof workload === "string" ? WORKLOADS.find((w) => w.id === workload) : workload;
+    if (!run.workloads[pair.requires ?? pair.render]?.app) continue;
+    log(`${pair.label}, in ${timing.rounds} alternating windows`);
+    const subjects = [byId(pair.render), pair.hit].map((workload) => ({ server: app, workload }));
+    if (pair.floor) subjects.push(...subjects.map(({ workload }) => ({ server: floor, workload })));
+    const [r, h, floorR, floorH] = await measureEach(subjects, { ...timing, progress });
+    run.cachePairs[pair.key] = {
+      render: r,
+      hit: h,
+      ...(pair.floor ? { floor: { render: floorR, hit: floorH } } : {}),
+    };
+    const cpu = (a, b) =>
+      `${a.cpuMs.worker.toFixed(2)} then ${b.cpuMs.worker.toFixed(2)} ms/req: ${(b.cpuMs.worker / a.cpuMs.worker).toFixed(2)}x` +
+      (a.non2xx || b.non2xx ? `, ${a.non2xx + b.non2xx} non-2xx` : "");
+    log(`  app ${cpu(r, h)}`);
+    if (pair.floor) log(`  floor ${cpu(floorR, floorH)}`);
   }
 
   if (pages.has("/slow")) {

@@ -31,12 +31,16 @@ export function applyMigrations(state) {
 }
 
 /**
- * Runs the Worker of `config` with its state in `state` (start-direct.mjs, or `wrangler dev` at
- * `logLevel` in `env`) and waits for the first 200 from `/`. Its output goes to `logFile`.
+ * Runs the Worker of `config` (its entry, or `script`) with its state in `state` (start-direct.mjs,
+ * or `wrangler dev` at `logLevel` in `env`) and waits for the first 200 from `probe`, or with
+ * `probe: null` only until it listens (the first request is then the caller's). Its output goes
+ * to `logFile`.
  */
 export async function startServer({
   name,
   config,
+  script,
+  probe = "/",
   state,
   logFile,
   runner = "direct",
@@ -64,6 +68,7 @@ export async function startServer({
             state,
             String(port),
             ...(runner === "routed" ? ["--routed"] : []),
+            ...(script ? [`--script=${script}`] : []),
           ],
         ];
   const started = performance.now();
@@ -72,6 +77,13 @@ export async function startServer({
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   const url = `http://127.0.0.1:${port}`;
+  // start-direct.mjs says when its Worker listens (wrangler dev is always probed).
+  const listening = { done: false, said: "" };
+  child.stdout.on("data", (chunk) => {
+    if (listening.done) return;
+    listening.said += chunk;
+    listening.done ||= listening.said.includes("ready on ");
+  });
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) {
@@ -81,13 +93,17 @@ export async function startServer({
     }
     if (Date.now() > deadline) {
       child.kill("SIGTERM");
-      throw new Error(`${name}: no 200 from ${url}/ within 120 s; see ${logFile}`);
+      throw new Error(`${name}: no answer from ${url}${probe ?? "/"} within 120 s; see ${logFile}`);
     }
-    const status = await fetch(`${url}/`).then(
-      (r) => r.arrayBuffer().then(() => r.status),
-      () => 0,
-    );
-    if (status === 200) break;
+    if (probe === null) {
+      if (listening.done) break;
+    } else {
+      const status = await fetch(url + probe).then(
+        (r) => r.arrayBuffer().then(() => r.status),
+        () => 0,
+      );
+      if (status === 200) break;
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   const startupMs = performance.now() - started;
@@ -102,4 +118,37 @@ export async function startServer({
     if (child.exitCode === null) child.kill("SIGKILL");
   };
   return { name, url, port, startupMs, startupCpuMs, processes, stop };
+}
+
+/**
+ * The first request after start: each of `servers` (startServer's options) started `rounds`
+ * times afresh, in alternating order, and asked for `path` once it listens. The median of its
+ * wall clock and of its Worker's process CPU over that request, per server name.
+ */
+export async function firstRequests(servers, rounds, path) {
+  const samples = Object.fromEntries(servers.map(({ name }) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const options of round % 2 ? [...servers].reverse() : servers) {
+      const server = await startServer({ ...options, probe: null });
+      try {
+        const before = threadsCpuMs(server.processes.worker);
+        const started = performance.now();
+        const response = await fetch(server.url + path);
+        await response.arrayBuffer();
+        const ms = performance.now() - started;
+        const cpuMs = threadsCpuMs(server.processes.worker) - before;
+        if (response.status !== 200) throw new Error(`${options.name}: ${path} answered ${response.status}`);
+        samples[options.name].push({ ms, cpuMs });
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const median = (list, key) => list.map((s) => s[key]).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, list]) => [
+      name,
+      { ms: median(list, "ms"), cpuMs: median(list, "cpuMs"), samples: list },
+    ]),
+  );
 }

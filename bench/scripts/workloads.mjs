@@ -35,6 +35,9 @@ const visitor = () => ({ "cf-connecting-ip": `fd00::${(signed >> 16) & 0xffff}:$
  * is reported unavailable.
  */
 export const WORKLOADS = [
+  // The peers' page (bench/workers/items.tsx): the app renders it for every request, as the floor.
+  { id: "html-items", label: "HTML /items", path: "/items", floor: true },
+  { id: "data-items", label: "page data /items", path: "/items?_data=1", headers: DATA, floor: true },
   { id: "html-home", label: "HTML /", path: "/", headers: RENDER, floor: true },
   { id: "html-guestbook", label: "HTML /guestbook", path: "/guestbook", needs: "/guestbook", floor: true },
   { id: "data-home", label: "page data /", path: "/?_data=1", headers: { ...DATA, ...RENDER }, floor: true },
@@ -59,18 +62,55 @@ export const WORKLOADS = [
   },
 ];
 
-/** Each page whose page data should cost at most half its HTML: the HTML and data workloads. */
+/**
+ * Each page's HTML and page data, measured against each other on the app: page data should cost
+ * at most `cpu` times its HTML's worker CPU, or serve `rps` times its req/s.
+ */
 export const DATA_PAIRS = [
+  { page: "/items", html: "html-items", data: "data-items", cpu: 0.8 },
   { page: "/", html: "html-home", data: "data-home" },
   { page: "/guestbook", html: "html-guestbook", data: "data-guestbook" },
 ];
 
-/** A page the app serves from its edge cache, against its render: app only, alternating windows. */
+/** The /items pages kept in the edge cache (items.tsx): Miniflare's Cache API, or a Map (memory). */
+const hitOf = (path, label) => ({ id: `hit${path.replaceAll("/", "-")}`, label, path });
+const ITEMS_HIT = hitOf("/cached/memory/items", "/items from a cache in memory");
+
+/**
+ * A page the app serves from its edge cache, against its render or another hit: app only,
+ * alternating windows. A hit should cost at most `limit` times what `render` costs.
+ */
 export const CACHE_PAIRS = [
   {
-    page: "/",
+    key: "/items, memory",
+    label: "/items: a hit from a cache in memory (the lookup left out, as on the edge), against a render",
+    render: "html-items",
+    hit: ITEMS_HIT,
+    limit: 0.1,
+  },
+  {
+    key: "/items, Miniflare",
+    label: "/items: a hit from Miniflare's Cache API (its lookup included), against a render",
+    render: "html-items",
+    hit: hitOf("/cached/items", "/items from Miniflare's Cache API"),
+    limit: 0.25,
+  },
+  {
+    key: "/items 10x, memory",
+    label: "a hit of a page 10 times larger (5000 rows), against a hit of /items, both from memory",
+    render: ITEMS_HIT,
+    hit: hitOf("/cached/memory/items-10x", "/items 10x from a cache in memory"),
+    limit: 1.3,
+    requires: "html-items",
+    // The floor serves the same two pages from the isolate as they are: what sending them costs.
+    floor: true,
+  },
+  {
+    key: "/",
+    label: "HTML /: a cache hit (Miniflare's Cache API) against its render",
     render: "html-home",
     hit: { id: "html-home-hit", label: "HTML / from the edge cache", path: "/" },
+    limit: 0.25,
   },
 ];
 

@@ -7,6 +7,7 @@ import { app } from "../../src/app";
 import manifest from "../../dist/manifest.json";
 import floor from "./floor-worker";
 import { edgeCache } from "../../src/server/cache-entry";
+import { ITEM_ROUTES } from "./items";
 import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
 
 /** A bookmark makes the app render a page it would serve from its edge cache (the floor always renders). */
@@ -16,11 +17,14 @@ interface Target {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
 }
 
+/** The product's pages and the benchmark's /items (items.tsx). */
+const routes = [...app.routes, ...ITEM_ROUTES];
+
 const TARGETS: Record<string, Target> = {
   /** The worker as deployed, minus Sentry (nothing fails here): the log line written to stdout. */
-  app: createApp({ ...app, manifest, reportError: () => {} }),
+  app: createApp({ ...app, routes, manifest, reportError: () => {} }),
   /** The same with the log line built but not written: what the write itself costs. */
-  "app-quiet": createApp({ ...app, manifest, reportError: () => {}, log: () => {} }),
+  "app-quiet": createApp({ ...app, routes, manifest, reportError: () => {}, log: () => {} }),
   floor: floor as Target,
 };
 

@@ -1,0 +1,55 @@
+// The app as the benchmark runs it: the deployed worker (src/worker.ts) with the benchmark's item
+// pages added to the product's routes (items.tsx), and, for keys under /cached/memory/, this
+// location's cache as a Map in the isolate: a lookup there costs the Worker what an edge lookup
+// does (its own code only), where Miniflare's Cache API runs two Workers and a SQLite store in
+// the Worker's process.
+import { createApp } from "../../src/server/create-app";
+import { reportToSentry } from "../../src/server/sentry-reporter";
+import manifest from "../../dist/manifest.json";
+import { app } from "../../src/app";
+import { ITEM_ROUTES } from "./items";
+
+/** Entries kept in the isolate: a copy of each stored body, served as a fresh Response. */
+function memoryCache(): Pick<Cache, "match" | "put" | "delete"> {
+  const entries = new Map<string, { body: ArrayBuffer; init: ResponseInit }>();
+  return {
+    async match(key) {
+      const entry = entries.get((key as Request).url);
+      return entry ? new Response(entry.body, entry.init) : undefined;
+    },
+    async put(key, response) {
+      const init = { status: response.status, headers: [...response.headers] };
+      entries.set((key as Request).url, { body: await response.arrayBuffer(), init });
+    },
+    async delete(key) {
+      return entries.delete((key as Request).url);
+    },
+  };
+}
+
+/** The location's cache, with the keys of /cached/memory/ pages kept in the isolate instead. */
+function benchCache(edge: Cache): Cache {
+  const memory = memoryCache();
+  const inMemory = (key: RequestInfo | URL) =>
+    new URL(key instanceof Request ? key.url : key).pathname.startsWith("/cached/memory/");
+  return Object.assign(Object.create(edge) as Cache, {
+    match: (key: Request, options?: CacheQueryOptions) =>
+      inMemory(key) ? memory.match(key) : edge.match(key, options),
+    put: (key: Request, response: Response) =>
+      inMemory(key) ? memory.put(key, response) : edge.put(key, response),
+    delete: (key: Request, options?: CacheQueryOptions) =>
+      inMemory(key) ? memory.delete(key) : edge.delete(key, options),
+  });
+}
+
+const storage = caches as unknown as { default: Cache };
+Object.defineProperty(caches, "default", { value: benchCache(storage.default) });
+
+const worker = createApp({
+  ...app,
+  routes: [...app.routes, ...ITEM_ROUTES],
+  manifest,
+  reportError: reportToSentry,
+});
+
+export default { fetch: worker.fetch } satisfies ExportedHandler<Env>;
