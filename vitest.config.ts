@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { chromiumMissing } from "./test/support/chromium.ts";
 
 /**
  * React's edge renderer without its legacy string renderer, as scripts/build-worker.mjs bundles it
@@ -15,7 +16,21 @@ const reactDomServer = path.join(
   "cjs/react-dom-server.edge.development.js",
 );
 
+/** Whether this run includes the browser tests: every project runs unless --project picks others. */
+function runsChromium(argv: string[]): boolean {
+  const picked = argv.flatMap((arg, i) =>
+    arg.startsWith("--project=") ? [arg.slice(10)] : arg === "--project" ? [argv[i + 1] ?? ""] : [],
+  );
+  return picked.length === 0 || picked.includes("chromium");
+}
+
 export default defineConfig(async () => {
+  // Without a browser, stop before any test with one line, not a launch error per browser test.
+  const missing = runsChromium(process.argv) ? chromiumMissing() : null;
+  if (missing) {
+    console.error(missing);
+    process.exit(1);
+  }
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
@@ -52,6 +67,9 @@ export default defineConfig(async () => {
             globalSetup: ["./test/e2e/global-setup.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
+            // expect.poll waits for what a visitor would see; on a busy machine that can take more
+            // than vitest's default second, and a wait is not a speed check.
+            expect: { poll: { timeout: 15_000 } },
             // One wrangler dev and one browser serve every file; run them one at a time.
             fileParallelism: false,
           },

@@ -1,6 +1,15 @@
 // The browser reporter in Chromium against wrangler dev: what it reports, and when it stops.
 import { beforeEach, describe, expect, it } from "vitest";
-import { ingestControl, ingestEnvelopes, useBrowser, openPage } from "./support";
+import {
+  ingestControl,
+  ingestEnvelopes,
+  useBrowser,
+  openPage,
+  pageErrorCount,
+  pageFetches,
+  pageTurn,
+  trackFetches,
+} from "./support";
 import { eventOf } from "../support/envelope";
 
 const control = ingestControl;
@@ -45,24 +54,32 @@ describe("browser reporter limits", () => {
 
   async function openErrorsPage() {
     const observed = await openPage(browser());
-    const posts: string[] = [];
-    observed.page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/monitoring") posts.push(request.url());
-    });
+    await trackFetches(observed.page);
     await observed.page.goto("/errors");
     await observed.page.waitForFunction(() => document.querySelector("#__verge_page") !== null);
+    const posts = async () =>
+      (await pageFetches(observed.page)).filter(
+        (call) => call.method === "POST" && call.path === "/monitoring",
+      );
     return { ...observed, posts };
+  }
+
+  /** Waits until the page has seen `count` uncaught errors, and a turn more for its handlers. */
+  async function untilThrown(page: import("playwright-core").Page, count: number) {
+    await expect.poll(() => pageErrorCount(page)).toBe(count);
+    await pageTurn(page);
   }
 
   it("stops reporting after a 429 from the ingest", async () => {
     await control("mode?mode=rate-limit");
     const { page, context, posts } = await openErrorsPage();
     await throwInPage(page, ["first failure"]);
-    await expect.poll(() => posts.length).toBe(1);
-    await page.waitForTimeout(500); // the 429 answer has been read
+    // The 429 has reached the reporter.
+    await expect.poll(async () => (await posts()).map((call) => call.status)).toEqual([429]);
+    await pageTurn(page);
     await throwInPage(page, ["second failure", "third failure"]);
-    await page.waitForTimeout(1000);
-    expect(posts).toHaveLength(1);
+    await untilThrown(page, 3);
+    expect(await posts()).toHaveLength(1);
     await context.close();
   });
 
@@ -72,9 +89,10 @@ describe("browser reporter limits", () => {
       page,
       Array.from({ length: 14 }, (_, i) => `failure ${i % 12}`),
     );
-    await expect.poll(() => posts.length).toBe(10);
-    await page.waitForTimeout(1000);
-    expect(posts).toHaveLength(10);
+    await untilThrown(page, 14);
+    await expect.poll(async () => (await posts()).length).toBe(10);
+    await pageTurn(page);
+    expect(await posts()).toHaveLength(10);
     await expect.poll(async () => (await envelopes()).length).toBe(10);
     await context.close();
   });

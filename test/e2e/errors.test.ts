@@ -8,7 +8,10 @@ import {
   useBrowser,
   logLines,
   openPage,
+  pageFetches,
+  pageTurn,
   throwClientError,
+  trackFetches,
 } from "./support";
 import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from "../../src/shared/error-views";
 import { eventOf } from "../support/envelope";
@@ -24,10 +27,9 @@ beforeEach(async () => {
 describe("client render failure", () => {
   it("shows the client fallback with Reload and Back, and sends one envelope through /monitoring", async () => {
     const { page, context } = await openPage(browser());
-    const relayed: number[] = [];
-    page.on("response", (response) => {
-      if (new URL(response.url()).pathname === "/monitoring") relayed.push(response.status());
-    });
+    await trackFetches(page);
+    const relayed = async () =>
+      (await pageFetches(page)).filter((call) => call.path === "/monitoring").map((call) => call.status);
     await page.goto("/errors");
     const fallback = await throwClientError(page);
     await expect.poll(() => fallback.locator("h1").textContent()).toBe(CLIENT_ERROR_TEXT);
@@ -38,10 +40,12 @@ describe("client render failure", () => {
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
     await expect.poll(async () => (await envelopes()).length, { timeout: 10_000 }).toBe(1);
-    await page.waitForTimeout(1000); // a second (duplicate) report would arrive by now
+    // The one report's answer has come back; a second (duplicate) one would have been sent by then.
+    await expect.poll(relayed).toEqual([200]);
+    await pageTurn(page);
+    expect(await relayed()).toEqual([200]);
     const all = await envelopes();
     expect(all).toHaveLength(1);
-    expect(relayed).toEqual([200]);
     const event = eventOf(all[0]!)!;
     const exception = event.exception.values[0];
     expect(exception.type).toBe("Error");
@@ -77,6 +81,7 @@ describe("server failure", () => {
 describe("failure inside a Suspense boundary", () => {
   it("/errors/stream keeps status 200, shows the error view in place, and the page hydrates without errors", async () => {
     const { page, context, problems } = await openPage(browser());
+    await trackFetches(page);
     const response = await gotoExplained(page, "/errors/stream");
     expect(response?.status()).toBe(200);
     const section = page.getByTestId("route-error");
@@ -86,8 +91,9 @@ describe("failure inside a Suspense boundary", () => {
     expect(await page.getByTestId("app-error").count()).toBe(0);
     await page.waitForLoadState("networkidle");
     expect(problems).toEqual([]);
-    // Already reported by the server; the browser sends nothing of its own.
-    await page.waitForTimeout(500);
+    // Already reported by the server; the browser sends nothing of its own (nor has it tried).
+    await pageTurn(page);
+    expect((await pageFetches(page)).filter((call) => call.path === "/monitoring")).toEqual([]);
     const fromBrowser = (await envelopes()).filter(
       (e) => e.header.sdk && (e.header.sdk as { name: string }).name === "verge.reporter",
     );

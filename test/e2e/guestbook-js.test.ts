@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
-import { useBrowser, openPage } from "./support";
+import { useBrowser, openPage, pageFetches, trackFetches } from "./support";
 
 const browser = useBrowser();
 
@@ -21,12 +21,15 @@ async function openGuestbook(page: Page) {
 
 const marker = (page: Page) => page.evaluate(() => (window as unknown as { marker?: string }).marker);
 
-/** Holds action POSTs for `ms` so the pending state can be seen. */
-async function slowActions(page: Page, ms: number) {
+/** Holds action POSTs until `release()` is called, so the pending state can be seen. */
+async function holdActions(page: Page) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/guestbook*", async (route) => {
-    if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, ms));
+    if (route.request().method() === "POST") await released;
     await route.continue();
   });
+  return release;
 }
 
 describe("guestbook with JavaScript", () => {
@@ -34,7 +37,7 @@ describe("guestbook with JavaScript", () => {
     const { page, context, problems } = await openPage(browser());
     await openGuestbook(page);
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-    await slowActions(page, 600);
+    const release = await holdActions(page);
     const requests: string[] = [];
     page.on("request", (r) => requests.push(`${r.method()} ${r.url()} ${r.headers()["x-page-data"] ?? ""}`));
     const name = unique("js");
@@ -44,6 +47,7 @@ describe("guestbook with JavaScript", () => {
     await button.click();
     await expect.poll(() => button.textContent()).toBe("Signing…");
     expect(await button.isDisabled()).toBe(true);
+    release();
     const entry = page.getByTestId("entry").filter({ hasText: name });
     await expect.poll(() => entry.count()).toBe(1);
     expect(await entry.locator(".entry-message").textContent()).toBe("Signed with <b>JavaScript</b>");
@@ -62,20 +66,21 @@ describe("guestbook with JavaScript", () => {
 
   it("makes one entry from a double click", async () => {
     const { page, context } = await openPage(browser());
+    await trackFetches(page);
     await openGuestbook(page);
-    await slowActions(page, 300);
-    let posts = 0;
-    page.on("request", (r) => void (r.method() === "POST" && posts++));
+    const release = await holdActions(page);
     const name = unique("double");
     await page.getByLabel("Name").fill(name);
     await page.getByLabel("Message").fill("clicked twice");
     await page.locator("form button[type=submit]").dblclick();
+    release();
     await expect.poll(() => page.getByTestId("entry").filter({ hasText: name }).count()).toBe(1);
-    // Give a second submission, had there been one, time to land.
-    await page.waitForTimeout(800);
+    // Every post the page made has been answered: a second submission, had there been one, too.
+    const posts = async () => (await pageFetches(page)).filter((call) => call.method === "POST");
+    await expect.poll(async () => (await posts()).every((call) => call.settled)).toBe(true);
+    expect(await posts()).toHaveLength(1);
     await page.reload();
     expect(await page.getByTestId("entry").filter({ hasText: name }).count()).toBe(1);
-    expect(posts).toBe(1);
     await context.close();
   });
 

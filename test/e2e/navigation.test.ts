@@ -1,7 +1,7 @@
 // Client-side navigation in Chromium: no document reloads, Back/Forward, scroll, focus, the
 // route announcer, intent prefetch, and the full-load fallback on version skew.
 import { describe, expect, it } from "vitest";
-import { useBrowser, openPage, TEST_APP } from "./support";
+import { useBrowser, openPage, pageFetches, pageTurn, TEST_APP, trackFetches } from "./support";
 import {
   addLink,
   announced,
@@ -108,6 +108,7 @@ describe("client navigation", () => {
 
   it("prefetches on hover with exactly one page-data request, so the click needs none", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
+    await trackFetches(page);
     await openHome(page);
     await page.getByRole("link", { name: "Twins" }).click();
     await expect.poll(() => heading(page)).toBe("Twin one");
@@ -118,7 +119,12 @@ describe("client navigation", () => {
     await expect.poll(() => [...requests]).toEqual(["/twins/two?from=one"]);
     await page.mouse.move(0, 0);
     await link.hover();
-    await page.waitForTimeout(200);
+    // The second hover's handlers have run by the next turn: a second prefetch would be in this list.
+    await pageTurn(page);
+    const twoFetches = (await pageFetches(page)).filter(
+      (call) => call.pageData && call.path.startsWith("/twins/two"),
+    );
+    expect(twoFetches).toHaveLength(1);
     await link.click();
     await expect.poll(() => heading(page)).toBe("Twin two");
     expect(requests).toEqual(["/twins/two?from=one"]);

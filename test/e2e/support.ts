@@ -11,8 +11,9 @@ import {
 } from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
+import { CHROMIUM_PATH } from "../support/chromium";
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export { CHROMIUM_PATH };
 
 export interface LaunchOptions {
   /** Keep Chromium's back/forward cache, which playwright turns off by default. */
@@ -157,4 +158,68 @@ export async function throwClientError(page: Page) {
     })
     .toBe(true);
   return fallback;
+}
+
+/** One fetch() the page made, as the page itself saw it. */
+export interface PageFetch {
+  method: string;
+  /** Path and query. */
+  path: string;
+  pageData: boolean;
+  /** The answer's status once it came; null while pending or when it failed. */
+  status: number | null;
+  settled: boolean;
+}
+
+/**
+ * Records every fetch() the page makes, inside the page, as it is called: unlike network events,
+ * what `pageFetches` reads includes every call made before it, so "no further request" can be
+ * checked at once instead of after a wait. Also counts the page's uncaught errors.
+ */
+export async function trackFetches(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const calls: PageFetch[] = [];
+    const seen = { errors: 0 };
+    Object.assign(window, { __fetches: calls, __seen: seen });
+    addEventListener("error", () => seen.errors++);
+    const original = window.fetch;
+    window.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      const request = input instanceof globalThis.Request ? input : null;
+      const url = new URL(request?.url ?? String(input), location.href);
+      const headers = new Headers(init?.headers ?? request?.headers);
+      const call: PageFetch = {
+        method: (init?.method ?? request?.method ?? "GET").toUpperCase(),
+        path: url.pathname + url.search,
+        pageData: headers.has("X-Page-Data"),
+        status: null,
+        settled: false,
+      };
+      calls.push(call);
+      return original.call(this, input, init).then(
+        (response) => Object.assign(call, { status: response.status, settled: true }) && response,
+        (error: unknown) => {
+          call.settled = true;
+          throw error;
+        },
+      );
+    };
+  });
+}
+
+/** The fetches the page has made so far (trackFetches must have been set up before it loaded). */
+export function pageFetches(page: Page): Promise<PageFetch[]> {
+  return page.evaluate(() => (window as unknown as { __fetches: PageFetch[] }).__fetches);
+}
+
+/** How many uncaught errors the page has seen (trackFetches). */
+export function pageErrorCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __seen: { errors: number } }).__seen.errors);
+}
+
+/**
+ * Lets the page finish what it is doing now: one task later, every handler of events already
+ * dispatched and every promise job they started has run.
+ */
+export function pageTurn(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve)));
 }

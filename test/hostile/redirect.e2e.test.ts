@@ -4,7 +4,7 @@
 // a non-http(s) URL, and never shows one page's data under another page's address.
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { openPage, TEST_APP, useBrowser } from "../e2e/support";
+import { openPage, pageTurn, TEST_APP, useBrowser } from "../e2e/support";
 import { addLink, heading, location, marker, openHome } from "../e2e/navigation-helpers";
 
 const browser = useBrowser();
@@ -79,7 +79,9 @@ describe("an action answer redirecting elsewhere", () => {
     await page.getByLabel("Message").fill("Follow me");
     await page.locator("form button[type=submit]").click();
     await expect.poll(() => posted).toBe(true);
-    await page.waitForTimeout(1000);
+    // The answer has been handled once the form is no longer busy; a navigation would start then.
+    await page.locator("form[method=post]:not([aria-busy])").waitFor();
+    await pageTurn(page);
     expect(page.url()).toMatch(/\/guestbook$/);
     expect(await marker(page)).toBe("first");
     expect(logged).not.toContain("pwned");
