@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { keepBuildMaps } from "./build-maps.mjs";
 import { injectDebugIdInFile } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
-import { publicImports } from "./public-imports.mjs";
+import { clientSource } from "./client-source.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -69,13 +69,15 @@ async function resolvePage(routesFile, specifier) {
  * import() resolves to a proxy that re-exports those, so loaders and actions (and
  * everything only they import) are tree-shaken out of the client bundle.
  */
-function clientRoutes(routesFile) {
+function clientRoutes(routesFile, pages) {
   return {
     name: "client-routes",
     setup(build) {
       build.onResolve({ filter: /^\.\.?\// }, async (args) => {
         if (args.importer !== routesFile || args.kind !== "dynamic-import") return undefined;
-        return { path: await resolvePage(routesFile, args.path), namespace: "client-route" };
+        const page = await resolvePage(routesFile, args.path);
+        pages.add(page);
+        return { path: page, namespace: "client-route" };
       });
       build.onLoad({ filter: /.*/, namespace: "client-route" }, (args) => ({
         contents: `${importShell}export { default, title } from ${JSON.stringify(args.path)};`,
@@ -224,6 +226,8 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n",
   );
   await writeFile(path.join(outRoot, "client/robots.txt"), ROBOTS_TXT);
+  /** The route table's page modules, as the build finds them. */
+  const pages = new Set();
   const manifestPlugin = {
     name: "manifest",
     setup(build) {
@@ -261,8 +265,8 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     define: { "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production") },
     logLevel: "silent",
     plugins: [
-      publicImports({ entry: path.join(root, "src/shared/index.ts") }),
-      clientRoutes(routesFile),
+      clientSource({ entry: path.join(root, "src/shared/index.ts"), isPage: (file) => pages.has(file) }),
+      clientRoutes(routesFile, pages),
       lazyShell(routesFile),
       manifestPlugin,
     ],

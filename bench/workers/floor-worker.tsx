@@ -14,11 +14,14 @@ import {
   PAGE_DATA_SCRIPT_ID,
 } from "../../src/shared/protocol";
 import type { RouteModule } from "../../src/shared/route-module";
+import type { RouteDefinition } from "../../src/shared/routing";
 import { modulePreloads } from "../../src/server/manifest";
 import { ITEM_ROUTES } from "./items";
 
 /** The app's pages and the benchmark's /items (rendered every time: the floor has no cache). */
-const byPath = new Map([...routes, ...ITEM_ROUTES].map((route) => [route.path, route]));
+const byPath = new Map<string, RouteDefinition<RouteModule>>(
+  [...routes, ...ITEM_ROUTES].map((route) => [route.path, route]),
+);
 /** The module chunks a first load of each route fetches besides the entry, as the app preloads them. */
 const preloads = new Map([...byPath.keys()].map((path) => [path, modulePreloads(manifest, path)]));
 

@@ -20,6 +20,7 @@ import { answerHeaders } from "./headers";
 import { forgetPage } from "./page-cache";
 import { jsonResponse, redirectResponse } from "./respond";
 import {
+  echoedValues,
   isInvalid,
   isRedirect,
   redirect,
@@ -46,15 +47,6 @@ async function findAction(c: AppContext, url: URL, name: string | undefined, scr
   const actions = route.module.actions ?? {};
   if (!name || !Object.hasOwn(actions, name)) throw unknownAction(script);
   return { action: actions[name]!, route };
-}
-
-/** Form fields the framework uses are not the typed values a re-rendered form shows. */
-function typedValues(fields: Fields): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (name !== ACTION_FIELD && name !== IDEMPOTENCY_FIELD) values[name] = value;
-  }
-  return values;
 }
 
 async function run(c: AppContext, action: Action, url: URL, params: Params, fields: Fields) {
@@ -100,7 +92,8 @@ export async function actionResponse(c: AppContext): Promise<Response> {
       ok: false,
       fieldErrors,
       ...(message === undefined ? {} : { message }),
-      values: typedValues(fields),
+      // Not the framework's fields, and never a password: the answer is not a place for one.
+      values: echoedValues(fields, outcome, [ACTION_FIELD, IDEMPOTENCY_FIELD]),
     };
     if (script) return jsonResponse(failure, status, { ...answerHeaders("action"), ...headers });
     return rerender(c, url, route, failure, status, headers);

@@ -1,7 +1,7 @@
 // A page's head tags besides its title: the product's defaults under the page's own `meta`, made
 // into the <meta> and <link> tags page data carries (absolute URLs, Open Graph, Twitter card).
 import type { HeadTag } from "../shared/protocol";
-import type { PageMeta, RouteModule } from "../shared/route-module";
+import { metaOf, type PageMeta, type RouteModule } from "../shared/route-module";
 import type { AppContext } from "./context";
 
 /** CANONICAL_ORIGIN (the site's public address, e.g. a custom domain), or the request's own. */
@@ -29,7 +29,7 @@ export function headTags(
 ): HeadTag[] {
   const app = c.get("app");
   let own = app.notFoundMeta;
-  if (module) own = typeof module.meta === "function" ? module.meta(data) : module.meta;
+  if (module) own = metaOf(module, data);
   const origin = canonicalOrigin(c, url);
   const meta: PageMeta = { ...app.meta, ...(module && { canonical: url.pathname }), ...own };
   // Relative to the origin, not to `url`: a path a page declares means the same on every page.

@@ -8,7 +8,7 @@ type TextareaProps = Omit<
   "name" | "id" | "defaultValue" | "value"
 >;
 
-export type FieldProps = { name: string; label: ReactNode } & (
+export type FieldProps<F extends string = string> = { name: F; label: ReactNode } & (
   ({ multiline?: false } & InputProps) | ({ multiline: true } & TextareaProps)
 );
 
@@ -25,7 +25,8 @@ export function Field(props: FieldProps) {
   const shared = {
     id,
     name,
-    defaultValue: state.values[name],
+    // A password is never put back into the page, whatever the values say.
+    defaultValue: !props.multiline && props.type === "password" ? undefined : state.values[name],
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? errorId : undefined,
     autoFocus: state.autoFocus === name || undefined,

@@ -1,6 +1,14 @@
 // verge: the product's one import. Everything a page, a layout or a route table may use is
 // exported here; the modules behind it are internals and may move. Browser-safe: nothing here
 // may import server-only code (scripts/server-only.mjs).
+
+/**
+ * What the app tells verge about itself, for types only. src/app/routes.ts registers its route
+ * table, so `href()` accepts only its patterns:
+ * `declare module "verge" { interface Register { routes: typeof routes } }`.
+ */
+export interface Register {}
+
 export {
   page,
   redirect,
@@ -24,7 +32,19 @@ export {
 } from "./route-module";
 export { Form, newIdempotencyKey, useFormState, type FormProps, type FormState } from "./form";
 export { Field, SubmitButton, type FieldProps } from "./form-fields";
+export { formFor, type TypedForm } from "./typed-form";
+export {
+  action,
+  type ActionResult,
+  type FieldNames,
+  type FormSchema,
+  type SchemaAction,
+  type SchemaActionArgs,
+  type SchemaActionOptions,
+} from "./schema-action";
+export type { StandardSchemaV1 } from "./standard-schema";
 export { Await } from "./await";
-export { validate, characters, type TextRule, type Validated } from "./validate";
 export { visitorKey, withinVisitorLimit } from "./visitor-limit";
-export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors, type Params } from "./protocol";
+export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./protocol";
+export { href, type Params, type RoutePattern } from "./href";
+export type { Data, LoaderData, Serialized } from "./page-data-types";

@@ -122,7 +122,12 @@ export interface RedirectPayload {
   redirect: string;
 }
 
-export type FieldErrors = Record<string, string>;
+/** Strings by field name: error messages, typed values. With the names known (a schema's), only those. */
+export type ByField<F extends string = string> = string extends F
+  ? Record<string, string>
+  : Partial<Record<F, string>>;
+
+export type FieldErrors<F extends string = string> = ByField<F>;
 
 export interface ActionSuccess {
   ok: true;
@@ -130,13 +135,13 @@ export interface ActionSuccess {
   page: PageData;
 }
 
-export interface ActionFailure {
+export interface ActionFailure<F extends string = string> {
   ok: false;
-  fieldErrors: FieldErrors;
+  fieldErrors: FieldErrors<F>;
   /** A refusal of the whole submission (e.g. too many in a short while), for the form's alert. */
   message?: string;
-  /** The submitted values, so a re-rendered form keeps what was typed. */
-  values?: Record<string, string>;
+  /** The submitted values, so a re-rendered form keeps what was typed (never a password). */
+  values?: ByField<F>;
 }
 
 export interface ActionError {

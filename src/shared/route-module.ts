@@ -1,8 +1,11 @@
 // What a product hands the runtime (its routes, layout and not-found page), what a page file
 // exports, and the helpers page authors use.
 import type { ComponentType, ReactNode } from "react";
-import { STATUS, type ActionFailure, type FieldErrors, type Params } from "./protocol";
+import { STATUS, type ActionFailure, type FieldErrors } from "./protocol";
 import { route, type RouteDefinition } from "./routing";
+import type { Params } from "./href";
+import type { Data } from "./page-data-types";
+import type { FieldNames } from "./schema-action";
 
 /** What page code may do with D1: a session's queries (no exec, no session of its own). */
 export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
@@ -13,11 +16,12 @@ export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
  */
 export type PageEnv = Omit<Env, "DB"> & { DB: D1Session };
 
-export interface LoaderArgs {
+/** What a loader receives; `P` is its route's pattern (`LoaderArgs<"/users/:id">`), for typed params. */
+export interface LoaderArgs<P extends string = string> {
   request: Request;
   /** The page URL, without the page-data marker parameter. */
   url: URL;
-  params: Params;
+  params: Params<P>;
   env: PageEnv;
   /** For work that may outlive the response (ctx.waitUntil). */
   ctx: Pick<ExecutionContext, "waitUntil">;
@@ -28,12 +32,12 @@ export interface LoaderArgs {
  * is deferred: the HTML shell streams without it and the value follows in the
  * same response (render it inside `<Suspense>` with `<Await>`).
  */
-export type Loader<D = unknown> = (args: LoaderArgs) => D | Promise<D>;
+export type Loader<D = unknown, P extends string = string> = (args: LoaderArgs<P>) => D | Promise<D>;
 
 /** A submitted form's fields by name (FormData and JSON bodies alike); the first value of a repeated name wins. */
 export type Fields = Record<string, string>;
 
-export interface ActionArgs extends LoaderArgs {
+export interface ActionArgs<P extends string = string> extends LoaderArgs<P> {
   fields: Fields;
 }
 
@@ -41,17 +45,27 @@ export interface ActionArgs extends LoaderArgs {
  * A mutation: receives the parsed fields and returns a result (JSON values, sent to
  * JavaScript callers), `invalid(fieldErrors, options?)`, or `redirect(location)`.
  */
-export type Action<R = unknown> = (
-  args: ActionArgs,
+export type Action<R = unknown, P extends string = string> = (
+  args: ActionArgs<P>,
 ) => R | Invalid | Redirect | Promise<R | Invalid | Redirect>;
 
-export type Actions = Record<string, Action>;
+/**
+ * A page's actions by name. A method's parameter is checked both ways, so an action typed for
+ * its route's params (`ActionArgs<"/users/:id">`) still fits here.
+ */
+export type Actions = Record<string, { run(args: ActionArgs): unknown }["run"]>;
 
-export interface PageProps<D = unknown> {
-  data: D;
-  params: Params;
+/**
+ * A page component's props: `PageProps<typeof loader, "/users/:id", typeof actions>`. `data` is
+ * the loader's result as the page receives it (Data), `params` the pattern's, and `actionData`
+ * the field errors and typed values after a form sent without JavaScript failed, keyed by the
+ * actions' schema fields.
+ */
+export interface PageProps<L = unknown, P extends string = string, A = unknown> {
+  data: Data<L>;
+  params: Params<P>;
   /** Field errors and typed values after a failed form submission. */
-  actionData?: ActionFailure;
+  actionData?: ActionFailure<FieldNames<A>>;
 }
 
 /** What a page says about itself in <head> besides its title (rendered by src/server/head.ts). */
@@ -68,7 +82,7 @@ export interface PageMeta {
 
 export interface RouteModule {
   /** The page component: rendered on the server and hydrated in the browser. */
-  default: ComponentType<PageProps<any>>; // any: each page narrows its own data type
+  default: ComponentType<any>; // any: each page narrows its own props (page() checks them)
   /** The document title, fixed or computed from the loader's data. */
   title: string | ((data: any) => string); // any: as above
   /**
@@ -171,14 +185,18 @@ export interface InvalidOptions {
   headers?: Record<string, string>;
   /** About the whole submission rather than one field: shown with the form, in its alert. */
   message?: string;
+  /** Fields whose typed values are never sent back, in HTML or JSON (see `echoedValues`). */
+  secret?: readonly string[];
 }
 
-export interface Invalid {
+export interface Invalid<F extends string = string> {
   [INVALID]: true;
-  fieldErrors: FieldErrors;
+  fieldErrors: FieldErrors<F>;
   status: number;
   headers: Record<string, string>;
   message?: string;
+  /** Fields whose typed values are never sent back (besides any named like "password"). */
+  secret?: readonly string[];
 }
 
 /**
@@ -186,26 +204,104 @@ export interface Invalid {
  * next to their fields and `options.message` with the form; the typed values are kept, with
  * JavaScript and without.
  */
-export function invalid(fieldErrors: FieldErrors, options: InvalidOptions = {}): Invalid {
-  const { status = STATUS.unprocessable, headers = {}, message } = options;
+export function invalid<F extends string = string>(
+  fieldErrors: { [K in F]?: string },
+  options: InvalidOptions = {},
+): Invalid<F> {
+  const { status = STATUS.unprocessable, headers = {}, message, secret } = options;
   // Anything else would tell the browser the submission was fine, or blame the server.
   if (!Number.isInteger(status) || status < 400 || status > 499) {
     throw new RangeError(`invalid() takes a 4xx status, not ${status}`);
   }
-  return { [INVALID]: true, fieldErrors, status, headers, ...(message === undefined ? {} : { message }) };
+  return {
+    [INVALID]: true,
+    fieldErrors: fieldErrors as FieldErrors<F>,
+    status,
+    headers,
+    ...(message === undefined ? {} : { message }),
+    ...(secret === undefined ? {} : { secret }),
+  };
 }
 
 export function isInvalid(value: unknown): value is Invalid {
   return typeof value === "object" && value !== null && INVALID in value;
 }
 
-export function titleOf(module: Pick<RouteModule, "title">, data: unknown): string {
-  return typeof module.title === "function" ? module.title(data) : module.title;
+/** Names of typed values a refused form never gets back: passwords, whatever the action says. */
+const SECRET_NAME = /passw(or)?d/i;
+
+/** The typed values a refused form is re-rendered with: not framework fields, not secrets. */
+export function echoedValues(fields: Fields, refusal: Pick<Invalid, "secret">, omit: readonly string[]) {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (omit.includes(name) || SECRET_NAME.test(name) || refusal.secret?.includes(name)) continue;
+    values[name] = value;
+  }
+  return values;
 }
 
-/** One line of the route table: `page("/guestbook", () => import("./pages/guestbook"))`. */
-export function page(path: string, load: () => Promise<RouteModule>): RouteDefinition<RouteModule> {
-  return route(path, load);
+/**
+ * The data as the page receives it (through JSON, top-level Promises kept), so `title` and `meta`
+ * see what the component sees (a Date as its string). Made once per loader result.
+ */
+const pageViews = new WeakMap<object, unknown>();
+function pageView(data: unknown): unknown {
+  if (typeof data !== "object" || data === null) return data ?? null;
+  let view = pageViews.get(data);
+  if (view === undefined) {
+    const entries = Object.entries(data).map(([key, value]) =>
+      value instanceof Promise ? [key, value] : [key, value === undefined ? undefined : json(value)],
+    );
+    view = Array.isArray(data) ? json(data) : Object.fromEntries(entries.filter(([, v]) => v !== undefined));
+    pageViews.set(data, view);
+  }
+  return view;
+}
+const json = (value: unknown): unknown => {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+};
+
+export function titleOf(module: Pick<RouteModule, "title">, data: unknown): string {
+  return typeof module.title === "function" ? module.title(pageView(data)) : module.title;
+}
+
+export function metaOf(module: Pick<RouteModule, "meta">, data: unknown): PageMeta | undefined {
+  return typeof module.meta === "function" ? module.meta(pageView(data)) : module.meta;
+}
+
+type ModuleData<M> = M extends { loader: infer L } ? Data<L> : null;
+type ModuleActions<M> = M extends { actions: infer A } ? A : unknown;
+
+/** What a page module must be to serve pattern `P`: each export checked against the others. */
+export interface PageModule<P extends string, M> {
+  default: ComponentType<{
+    data: ModuleData<M>;
+    params: Params<P>;
+    actionData?: ActionFailure<FieldNames<ModuleActions<M>>>;
+  }>;
+  title: string | ((data: ModuleData<M>) => string);
+  meta?: PageMeta | ((data: ModuleData<M>) => PageMeta);
+  loader?: (args: LoaderArgs<P>) => unknown;
+  actions?: Record<string, { run(args: ActionArgs<P>): unknown }["run"]>;
+  cacheControl?: RouteModule["cacheControl"];
+  cache?: CachePolicy;
+}
+
+/** A route table line, its pattern kept as a literal type (for params and href()). */
+export type PageRoute<P extends string> = RouteDefinition<RouteModule> & { path: P };
+
+/**
+ * One line of the route table: `page("/guestbook", () => import("./pages/guestbook"))`. It does
+ * not compile when the module does not fit the pattern: a component or loader expecting other
+ * params, a `title` or component expecting other data than the loader gives.
+ */
+export function page<P extends string, M extends PageModule<P, M>>(
+  path: P,
+  load: () => Promise<M>,
+): PageRoute<P> {
+  // The check is the constraint on M; the runtime holds every module as a RouteModule.
+  return route(path, load as unknown as () => Promise<RouteModule>) as PageRoute<P>;
 }
 
 export type RouteTable = readonly RouteDefinition<RouteModule>[];

@@ -10,6 +10,8 @@ export const routes = [
   page("/twins/two", () => import("./pages/twins-two")),
   page("/echo", () => import("./pages/echo")),
   page("/slow", () => import("./pages/slow")),
+  page("/account", () => import("./pages/account")),
+  page("/schema-throws", () => import("./pages/schema-throws")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
 ];

@@ -1,20 +1,22 @@
 // Guestbook: entries from D1, newest first, 20 a page; a form that signs it, with or without JavaScript.
-import { addEntry, listEntries, PAGE_SIZE, type GuestbookEntry } from "../db/guestbook.server";
+import { addEntry, listEntries, PAGE_SIZE } from "../db/guestbook.server";
+import * as v from "valibot";
 import {
-  Field,
-  Form,
+  action,
+  formFor,
+  href,
   IDEMPOTENCY_FIELD,
   invalid,
   newIdempotencyKey,
   redirect,
   STATUS,
-  SubmitButton,
-  validate,
   withinVisitorLimit,
   type Actions,
+  type Data,
   type LoaderArgs,
   type PageProps,
 } from "verge";
+import { textField } from "../text-field";
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;
@@ -22,19 +24,12 @@ const MESSAGE_MAX = 500;
 /** The SIGN_LIMITER's period (wrangler.toml): how long a visitor over the limit waits. */
 const SIGN_PERIOD_S = 60;
 
-interface GuestbookData {
-  entries: GuestbookEntry[];
-  page: number;
-  pages: number;
-  total: number;
-  formKey: string;
-}
+export const title = (data: Data<typeof loader>) =>
+  data.page > 1 ? `Guestbook (page ${data.page})` : "Guestbook";
 
-export const title = (data: GuestbookData) => (data.page > 1 ? `Guestbook (page ${data.page})` : "Guestbook");
+const pageHref = (page: number) => (page === 1 ? href(PATH) : `${href(PATH)}?page=${page}`);
 
-const pageHref = (page: number) => (page === 1 ? PATH : `${PATH}?page=${page}`);
-
-export const meta = (data: GuestbookData) => ({
+export const meta = (data: Data<typeof loader>) => ({
   description:
     data.page > 1
       ? `What visitors wrote in verge's guestbook, page ${data.page} of ${data.pages}.`
@@ -43,7 +38,7 @@ export const meta = (data: GuestbookData) => ({
   canonical: pageHref(data.page),
 });
 
-export async function loader({ url, env }: LoaderArgs) {
+export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
   const param = url.searchParams.get("page");
   // Anything but a plain positive number (abc, 0, -1, 1.5, 01) goes to the first page.
   if (param !== null && !/^[1-9][0-9]{0,8}$/.test(param)) return redirect(PATH);
@@ -51,7 +46,7 @@ export async function loader({ url, env }: LoaderArgs) {
   const { entries, total } = await listEntries(env.DB, page);
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   if (page > pages) return redirect(pageHref(pages));
-  return { entries, page, pages, total, formKey: newIdempotencyKey() } satisfies GuestbookData;
+  return { entries, page, pages, total, formKey: newIdempotencyKey() };
 }
 
 /** A key the form sent, or (non-browser clients without one) a fresh key: no deduplication then. */
@@ -59,13 +54,14 @@ function keyOf(raw: string | undefined): string {
   return raw !== undefined && /^[\w-]{1,100}$/.test(raw) ? raw : newIdempotencyKey();
 }
 
+/** What signing takes: checked by the server, and in the browser before a round trip. */
+const SignSchema = v.object({
+  name: textField({ label: "Name", max: NAME_MAX }),
+  message: textField({ label: "Message", max: MESSAGE_MAX, multiline: true }),
+});
+
 export const actions = {
-  async sign({ fields, env, request }) {
-    const checked = validate(fields, {
-      name: { label: "Name", max: NAME_MAX },
-      message: { label: "Message", max: MESSAGE_MAX, multiline: true },
-    });
-    if (!checked.ok) return invalid(checked.fieldErrors);
+  sign: action(SignSchema, async ({ input, fields, env, request }) => {
     // Only valid submissions count: a typo costs no signature.
     if (!(await withinVisitorLimit(env.SIGN_LIMITER, "SIGN_LIMITER", request))) {
       return invalid(
@@ -77,18 +73,17 @@ export const actions = {
         },
       );
     }
-    const id = await addEntry(env.DB, {
-      ...checked.values,
-      formKey: keyOf(fields[IDEMPOTENCY_FIELD]),
-    });
+    const id = await addEntry(env.DB, { ...input, formKey: keyOf(fields[IDEMPOTENCY_FIELD]) });
     return { created: id !== null };
-  },
+  }),
 } satisfies Actions;
+
+const sign = formFor<typeof actions>()("sign", { schema: SignSchema });
 
 /** Minutes precision in UTC: the same text on the server and in every browser (no hydration mismatch). */
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-function Entry({ entry }: { entry: GuestbookEntry }) {
+function Entry({ entry }: { entry: Data<typeof loader>["entries"][number] }) {
   return (
     <li className="entry" data-testid="entry">
       <p className="entry-meta">
@@ -121,23 +116,25 @@ function Pager({ page, pages }: { page: number; pages: number }) {
   );
 }
 
-export default function Guestbook({ data, actionData }: PageProps<GuestbookData>) {
+export default function Guestbook({
+  data,
+  actionData,
+}: PageProps<typeof loader, typeof PATH, typeof actions>) {
   return (
     <>
       <h1>Guestbook</h1>
       <section aria-labelledby="sign-heading">
         <h2 id="sign-heading">Sign the guestbook</h2>
-        <Form
-          actionName="sign"
+        <sign.Form
           action={PATH}
           idempotencyKey={data.formKey}
           actionData={actionData}
           successMessage="Thank you for signing the guestbook."
         >
-          <Field name="name" label="Name" required maxLength={NAME_MAX} autoComplete="name" />
-          <Field name="message" label="Message" multiline required maxLength={MESSAGE_MAX} rows={4} />
-          <SubmitButton pendingText="Signing…">Sign the guestbook</SubmitButton>
-        </Form>
+          <sign.Field name="name" label="Name" required maxLength={NAME_MAX} autoComplete="name" />
+          <sign.Field name="message" label="Message" multiline required maxLength={MESSAGE_MAX} rows={4} />
+          <sign.SubmitButton pendingText="Signing…">Sign the guestbook</sign.SubmitButton>
+        </sign.Form>
       </section>
       <section aria-labelledby="entries-heading">
         <h2 id="entries-heading">

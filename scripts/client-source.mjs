@@ -1,8 +1,12 @@
-// An esbuild plugin for the client build: `import { page, Form } from "verge"` becomes imports
-// from the modules that define `page` and `Form`. esbuild assigns whole files to chunks and, once
-// it splits code, ignores "sideEffects", so every module the public entry re-exports would reach
-// every page that imports any one name from it (the route table's `page` alone would put the
-// form's code on `/`). Rewritten, a page loads what it uses, as if it imported the internals.
+// How the client build reads the product's source (an esbuild plugin), in two edits that keep
+// every line where it was:
+// - `import { page, Form } from "verge"` becomes imports from the modules that define `page` and
+//   `Form`. esbuild assigns whole files to chunks and, once it splits code, ignores "sideEffects",
+//   so every module the public entry re-exports would reach every page that imports any one name
+//   from it (the route table's `page` alone would put the form's code on `/`).
+// - A page module loses its `loader` and `actions` exports: they are server-only, and a call at
+//   their top (`action(schema, run)`) would otherwise keep them, and the *.server.ts code they
+//   use, in the page's chunk, since esbuild cannot know the call has no side effects.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import ts from "typescript";
@@ -11,7 +15,7 @@ const LOADERS = { ".ts": "ts", ".tsx": "tsx", ".js": "js", ".jsx": "jsx", ".mjs"
 
 function parse(file, text) {
   const kind = file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
+  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
 }
 
 /** The public entry's value exports: exported name -> { from: its module's specifier, name }. */
@@ -32,14 +36,17 @@ function valueExports(file, text) {
   return names;
 }
 
+/** Exports a page module has only on the server. */
+const SERVER_EXPORTS = new Set(["loader", "actions"]);
+
 /**
- * `specifier` is the public entry's name; `entry` its file. Type-only names are dropped (they
- * have no value to import), and an import the plugin does not understand (a namespace import)
- * is left as written.
+ * `specifier` is the public entry's name; `entry` its file; `isPage(path)` tells a route's page
+ * module. Type-only names are dropped (they have no value to import), and an import the plugin
+ * does not understand (a namespace import) is left as written.
  */
-export function publicImports({ specifier = "verge", entry }) {
+export function clientSource({ specifier = "verge", entry, isPage }) {
   return {
-    name: "public-imports",
+    name: "client-source",
     setup(build) {
       let exported;
       const exportsOf = async () => {
@@ -56,13 +63,14 @@ export function publicImports({ specifier = "verge", entry }) {
       build.onLoad({ filter: /\.[mc]?[jt]sx?$/, namespace: "file" }, async (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const text = await readFile(args.path, "utf8");
-        if (!text.includes(JSON.stringify(specifier))) return undefined;
+        const page = isPage(args.path);
+        if (!page && !text.includes(JSON.stringify(specifier))) return undefined;
         const source = parse(args.path, text);
         const map = await exportsOf();
         let out = "";
         let at = 0;
         for (const statement of source.statements) {
-          const direct = directImports(statement, specifier, map);
+          const direct = directImports(statement, specifier, map) ?? (page ? clientExports(statement) : null);
           if (direct === null) continue;
           const start = statement.getStart(source);
           // Same line count, so the source map's lines still hold.
@@ -100,4 +108,32 @@ function directImports(statement, specifier, map) {
   return [...byModule]
     .map(([file, bindings]) => `import { ${bindings.join(", ")} } from ${JSON.stringify(file)};`)
     .join(" ");
+}
+
+const isExported = (statement) =>
+  ts.canHaveModifiers(statement) &&
+  (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+
+/** A page module's statement without its server-only exports ("" when nothing is left), or null. */
+function clientExports(statement) {
+  if (ts.isFunctionDeclaration(statement) && isExported(statement)) {
+    return SERVER_EXPORTS.has(statement.name?.text) ? "" : null;
+  }
+  if (ts.isVariableStatement(statement) && isExported(statement)) {
+    const names = statement.declarationList.declarations.map((d) => d.name.getText());
+    return names.every((name) => SERVER_EXPORTS.has(name)) ? "" : null;
+  }
+  if (
+    ts.isExportDeclaration(statement) &&
+    statement.exportClause &&
+    ts.isNamedExports(statement.exportClause)
+  ) {
+    const elements = statement.exportClause.elements;
+    const kept = elements.filter((element) => !SERVER_EXPORTS.has(element.name.text));
+    if (kept.length === elements.length) return null;
+    if (kept.length === 0) return "";
+    const from = statement.moduleSpecifier ? ` from ${statement.moduleSpecifier.getText()}` : "";
+    return `export { ${kept.map((element) => element.getText()).join(", ")} }${from};`;
+  }
+  return null;
 }

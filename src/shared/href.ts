@@ -1,0 +1,31 @@
+// Typed addresses: a route pattern's params, and href() over the app's own patterns.
+import type { Register } from "./index";
+
+type ParamNames<P extends string> = P extends `${string}:${infer Rest}`
+  ? Rest extends `${infer Name}/${infer Tail}`
+    ? Name | ParamNames<Tail>
+    : Rest
+  : never;
+
+/** A pattern's params by name: `Params<"/users/:id">` is `{ id: string }`. */
+export type Params<P extends string = string> = string extends P
+  ? Record<string, string>
+  : { [K in ParamNames<P>]: string };
+
+type Routes = Register extends { routes: infer R extends readonly { path: string }[] }
+  ? R
+  : readonly { path: string }[];
+
+/** The app's route patterns, from its route table (`Register`); any string before it is registered. */
+export type RoutePattern = Routes[number]["path"];
+
+type HrefArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [params: Params<P>];
+
+/**
+ * The address of one of the app's pages: `href("/users/:id", { id: "7" })` is "/users/7". Only the
+ * route table's patterns compile, each with exactly its params (encoded into the path).
+ */
+export function href<P extends RoutePattern>(pattern: P, ...[params]: HrefArgs<P>): string {
+  const values = (params ?? {}) as Record<string, string>;
+  return pattern.replace(/:([^/]+)/g, (_, name: string) => encodeURIComponent(values[name]!));
+}

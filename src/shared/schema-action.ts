@@ -1,0 +1,69 @@
+// Actions whose input a Standard Schema checks: the schema's issues become field errors (422,
+// the page again without JavaScript, JSON with it), and the action runs on the parsed value.
+import type { FieldErrors } from "./protocol";
+import { invalid, type ActionArgs, type Invalid, type Redirect } from "./route-module";
+import { issuesToErrors, ownFields } from "./schema-issues";
+import type { StandardSchemaV1 } from "./standard-schema";
+
+/** A schema of a form's fields: an object of (string) fields in, anything out. */
+export type FormSchema = StandardSchemaV1<Record<string, unknown>, unknown>;
+
+type InputOf<S extends FormSchema> = StandardSchemaV1.InferInput<S>;
+type OutputOf<S extends FormSchema> = StandardSchemaV1.InferOutput<S>;
+type NameOf<S extends FormSchema> = keyof InputOf<S> & string;
+
+/** What a schema action receives: the action's arguments and `input`, the schema's parsed value. */
+export type SchemaActionArgs<S extends FormSchema, P extends string = string> = ActionArgs<P> & {
+  input: OutputOf<S>;
+};
+
+/** An action made by `action(schema, run)`: callable by the runtime, its schema and result typed. */
+export interface SchemaAction<S extends FormSchema, R> {
+  (args: ActionArgs): Promise<R | Redirect | Invalid<NameOf<S>>>;
+  readonly schema: S;
+}
+
+/** The field names of a page's actions (`typeof actions`), or of one action: any string if unknown. */
+export type FieldNames<A> = [A] extends [SchemaAction<infer S, unknown>]
+  ? NameOf<S>
+  : [A] extends [Record<string, unknown>]
+    ? { [K in keyof A]: A[K] extends SchemaAction<infer S, unknown> ? NameOf<S> : string }[keyof A]
+    : string;
+
+/** What an action returns on success (its `result` for JavaScript callers), without refusals. */
+export type ActionResult<A> = A extends (...args: never[]) => infer R
+  ? Exclude<Awaited<R>, Invalid<string> | Redirect>
+  : unknown;
+
+export interface SchemaActionOptions<S extends FormSchema> {
+  /** Fields never sent back to a refused form (a field named like "password" never is anyway). */
+  secret?: readonly NameOf<S>[];
+}
+
+/**
+ * An action whose fields `schema` checks first (any Standard Schema v1, sync or async): invalid
+ * input answers 422 with the issues next to their fields, else `run` gets the parsed `input`.
+ * A schema that throws is an error like any other: the fallback, with a digest.
+ */
+export function action<S extends FormSchema, R, P extends string = string>(
+  schema: S,
+  run: (args: SchemaActionArgs<S, P>) => R | Redirect | Invalid | Promise<R | Redirect | Invalid>,
+  options: SchemaActionOptions<S> = {},
+): SchemaAction<S, R> {
+  async function checked(args: ActionArgs) {
+    const result = await schema["~standard"].validate(ownFields(args.fields));
+    if (result.issues) {
+      const { fieldErrors, message } = issuesToErrors(result.issues);
+      return invalid<NameOf<S>>(fieldErrors as FieldErrors<NameOf<S>>, {
+        ...(message === undefined ? {} : { message }),
+        ...(options.secret ? { secret: options.secret } : {}),
+      });
+    }
+    const outcome = await run({ ...(args as ActionArgs<P>), input: result.value as OutputOf<S> });
+    if (options.secret && typeof outcome === "object" && outcome !== null && "fieldErrors" in outcome) {
+      return { ...(outcome as Invalid), secret: [...((outcome as Invalid).secret ?? []), ...options.secret] };
+    }
+    return outcome;
+  }
+  return Object.assign(checked as SchemaAction<S, R>, { schema });
+}

@@ -1,0 +1,35 @@
+// A page's form typed by one of its actions: field names, errors and result from the action's schema.
+import type { ReactNode } from "react";
+import { Form, useFormState, type FormProps, type FormState } from "./form";
+import { Field, SubmitButton, type FieldProps } from "./form-fields";
+import type { ActionResult, FieldNames, FormSchema } from "./schema-action";
+
+export interface TypedForm<F extends string, R> {
+  /** `<Form>` for this action; `schema` (if given to formFor) also runs in the browser. */
+  Form: (props: Omit<FormProps<F>, "actionName" | "schema">) => ReactNode;
+  /** `<Field>` whose `name` must be one of the schema's fields. */
+  Field: (props: FieldProps<F>) => ReactNode;
+  SubmitButton: typeof SubmitButton;
+  /** The form's state: errors by the schema's fields, the action's result after a success. */
+  useFormState: () => FormState<F, R>;
+}
+
+/**
+ * `const sign = formFor<typeof actions>()("sign", { schema })`: the form components of the action
+ * `sign`, typed by it (`<sign.Field name="nmae">` does not compile). The same components as
+ * `Form` and `Field`, so it costs no bytes; only a `schema` given here reaches the browser.
+ */
+export function formFor<A>() {
+  return function named<K extends keyof A & string>(
+    actionName: K,
+    options: { schema?: FormSchema } = {},
+  ): TypedForm<FieldNames<A[K]>, ActionResult<A[K]>> {
+    function NamedForm(props: Omit<FormProps<FieldNames<A[K]>>, "actionName" | "schema">) {
+      return <Form {...props} actionName={actionName} schema={options.schema} />;
+    }
+    return { Form: NamedForm, Field, SubmitButton, useFormState } as TypedForm<
+      FieldNames<A[K]>,
+      ActionResult<A[K]>
+    >;
+  };
+}
