@@ -1,8 +1,8 @@
 // `npm run bench`: builds the client, runs the app and the floor worker each on its own socket of
 // workerd (through Miniflare), drives each workload with autocannon in alternating windows, prints
 // the figures, and records a full run in bench/history.json and BENCHMARKS.md's figures.
-//   npm run bench                  every workload, about 6 minutes; recorded
-//   npm run bench -- --quick       a short smoke run (about 2 minutes), printed only
+//   npm run bench                  every workload and figure, about 10 minutes; recorded
+//   npm run bench -- --quick       a short smoke run (about 4 minutes), printed only
 //   npm run bench -- --only=html-home,data-home   only these workloads, printed only
 //   npm run bench -- --rate=150    a fixed request rate for both (CPU at equal load), printed only
 //   npm run bench -- --traps       also the traps: the app under the ways a benchmark might run it

@@ -24,10 +24,10 @@ export function signatureBody() {
 }
 
 /**
- * A visitor address per signature: signing is limited per CF-Connecting-IP (SIGN_LIMITER), and
- * the benchmark measures signing, not the limiter's refusals.
+ * A visitor network per signature: signing is limited per visitor (SIGN_LIMITER), an IPv6
+ * address counted by its /64, and the benchmark measures signing, not the limiter's refusals.
  */
-const visitor = () => ({ "cf-connecting-ip": `fd00::${(signed >> 16) & 0xffff}:${signed & 0xffff}` });
+const visitor = () => ({ "cf-connecting-ip": `fd00:${(signed >> 16) & 0xffff}:${signed & 0xffff}::1` });
 
 /**
  * Load workloads, each run against the app and (when `floor`) the floor worker. `needs`
