@@ -21,7 +21,8 @@ export interface Timings {
   readonly phases: Partial<Record<Phase, [number, number]>>;
   /** D1: when the first statement started, what D1's meta.duration adds up to, how many ran. */
   d1?: { at: number; ms: number; queries: number };
-  readonly tracing: Tracing | null;
+  /** The runtime's tracing, for a request it samples: the others enter no span past the first. */
+  tracing: Tracing | null;
 }
 
 /** `tracing` if it is the runtime's Workers tracing (cloudflare:workers has it where Workers trace). */
@@ -59,14 +60,14 @@ export async function timed<T>(c: AppContext, phase: Phase, run: () => T | Promi
     try {
       return await measured();
     } catch (error) {
-      // Captured here only for a traced request, and only what the answer captures too (the same
-      // value gets the same digest); the relay turns its upstream's failures into 502 and 504.
-      if (span.isTraced && phase !== "relay" && !(error instanceof HttpError) && !isRedirect(error)) {
+      // Captured here, for a traced request, only what the answer captures too (the same value
+      // gets the same digest); the relay turns its upstream's failures into 502 and 504.
+      if (phase !== "relay" && !(error instanceof HttpError) && !isRedirect(error)) {
         span.setAttribute("digest", c.get("capture")(error));
       }
       throw error;
     } finally {
-      if (span.isTraced) describeSpan(c, span);
+      describeSpan(c, span);
     }
   });
 }
@@ -153,10 +154,15 @@ function serverTimingOn(env: Partial<Pick<Env, "DEV_SERVER" | "LOCAL_SERVER" | "
 export function requestTimings(given?: unknown): MiddlewareHandler<AppEnv> {
   const tracing = usable(given);
   return async function requestTimings(c, next) {
-    const timings: Timings = { start: performance.now(), phases: {}, tracing };
+    const timings: Timings = { start: performance.now(), phases: {}, tracing: null };
     c.set("timings", timings);
-    if (tracing) await tracing.enterSpan("request", (span) => traced(c, span, next));
-    else await next();
+    if (!tracing) await next();
+    else
+      await tracing.enterSpan("request", (span) => {
+        // Spans cost CPU even when nothing records them: phases are spans of sampled requests only.
+        if (span.isTraced) timings.tracing = tracing;
+        return traced(c, span, next);
+      });
     // Read from the context, not through request-kind.ts: that imports the relay, which times its call.
     const kind = c.get("kind")?.kind;
     if (!serverTimingOn(c.env) || !kind || !TIMED_KINDS.has(kind)) return;

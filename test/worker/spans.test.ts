@@ -18,15 +18,15 @@ interface Entered {
   ended: boolean;
 }
 
-/** A tracing that samples every request and records each span entered, as the runtime's API does it. */
-function recordingTracing() {
+/** A tracing that records each span entered, as the runtime's API enters it; `sampled`: isTraced. */
+function recordingTracing(sampled = true) {
   const spans: Entered[] = [];
   const tracing: Tracing = {
     enterSpan(name, callback, ...args) {
       const entered: Entered = { name, attributes: {}, ended: false };
       spans.push(entered);
       const span = {
-        isTraced: true,
+        isTraced: sampled,
         setAttribute: (key: string, value?: unknown) => void (entered.attributes[key] = value),
       } as unknown as Span;
       const result = callback(span, ...args);
@@ -96,6 +96,14 @@ describe("spans where the runtime traces Workers", () => {
     expect(line.digest).toBe(digest);
     expect(spans.find((span) => span.name === "loader")!.attributes).toMatchObject({ digest });
     expect(spans[0]!.attributes).toMatchObject({ digest, "http.route": "/errors/loader" });
+  });
+
+  it("enters only the request's span when the request is not sampled: spans cost CPU", async () => {
+    const { tracing, spans } = recordingTracing(false);
+    const { response } = await appWith(tracing).send("/guestbook");
+    expect(response.status).toBe(200);
+    expect(spans.map((span) => span.name)).toEqual(["request"]);
+    expect(spans[0]!.attributes).toEqual({});
   });
 
   it("answers the same with the runtime's own tracing (it samples nothing locally), and with none", async () => {
