@@ -2,6 +2,7 @@
 // or the floor's fetch `n` times on the same page and reads every body, so the runtime's process
 // CPU over it is the handler's own cost, with no HTTP, entry Worker or asset router around it.
 // Bundled with the app's wrangler.toml (its bindings, flags and bundler settings).
+import * as workers from "cloudflare:workers";
 import { createApp } from "../../src/server/create-app";
 import { app } from "../../src/app";
 import manifest from "../../dist/manifest.json";
@@ -21,8 +22,11 @@ interface Target {
 const routes = [...app.routes, ...ITEM_ROUTES];
 
 const TARGETS: Record<string, Target> = {
-  /** The worker as deployed, minus Sentry (nothing fails here): the log line written to stdout. */
-  app: createApp({ ...app, routes, manifest, reportError: () => {} }),
+  /**
+   * The worker as deployed, minus Sentry (nothing fails here): the log line written to stdout,
+   * phases entered as spans through the runtime's tracing (which samples nothing locally).
+   */
+  app: createApp({ ...app, routes, manifest, reportError: () => {}, tracing: workers.tracing }),
   /** The same with the log line built but not written: what the write itself costs. */
   "app-quiet": createApp({ ...app, routes, manifest, reportError: () => {}, log: () => {} }),
   floor: floor as Target,
