@@ -15,6 +15,7 @@ import {
   lineFilter,
   percentileTable,
   percentileText,
+  phasesOf,
   requestLines,
   safeJson,
   waterfall,
@@ -80,6 +81,7 @@ const SHOWN = new Set([
   "digest",
   "message",
   "stack",
+  "timings",
 ]);
 
 // Every value printed goes through escapeControls: lines carry text visitors chose (paths,
@@ -104,6 +106,9 @@ function pretty(line) {
   const digest = line.digest ? `  digest=${paint(1, text(line.digest))}` : "";
   const out = [`${head.join(" ")}  ray=${text(line.ray)}${digest}`];
   if (extra.length > 0) out.push(`    ${extra.join(" ")}`);
+  // The phases in short (their starts are in the waterfall view): name and ms, in order.
+  const phases = phasesOf(line).map(({ name, ms }) => `${text(name)} ${ms}`);
+  if (phases.length > 0) out.push(paint(90, `    ms: ${phases.join(" · ")}`));
   if (line.message) out.push(`    ${paint(31, text(line.message))}`);
   if (line.stack)
     out.push(

@@ -144,6 +144,16 @@ describe.each([
   });
 });
 
+describe("npm run logs' default view", () => {
+  it("shows each phase's ms on one line, not the raw timings", () => {
+    const { stdout } = logs([], JSON.stringify(slow));
+    expect(stdout).toContain(
+      "    ms: match 2 · cache 8 · loader 40 · d1 20 · shell 30 · deferred:comments 50\n",
+    );
+    expect(stdout).not.toContain("timings=");
+  });
+});
+
 describe("npm run logs views' arguments", () => {
   it("refuses a --slowest that is not a count", () => {
     const { status, stderr } = logs(["--slowest", "all"], "");

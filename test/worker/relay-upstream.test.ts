@@ -54,6 +54,8 @@ describe("relay forwarding", () => {
       upstream_status: 200,
     });
     expect(JSON.stringify(lines[0])).not.toContain("relay test");
+    // The upstream call is a phase of its own on the line.
+    expect(Object.keys(lines[0]!.timings as object)).toContain("relay");
   });
 
   it("forwards a gzip body unchanged, reading its header through decompression", async () => {
