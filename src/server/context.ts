@@ -49,6 +49,8 @@ export interface AppEnv {
     secureHeadersNonce?: string;
     /** The nonce a document that may be stored is rendered with, never sent (headers.ts). */
     renderNonce?: string;
+    /** The newest bookmark the visitor sent that verge sealed (d1-session.ts), before any handler. */
+    bookmark?: string;
     /** This request's D1 session and what page code's env holds (d1-session.ts), once asked for. */
     d1?: D1State;
     /** When this request's phases began and ended (timings.ts). */

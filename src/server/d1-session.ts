@@ -6,6 +6,7 @@ import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, D1_BOOKMARK_MAX_AGE_S } from ".
 import type { D1Session, PageEnv } from "../shared/route-module";
 import type { AppContext, AppEnv } from "./context";
 import { logField } from "./logger";
+import { openBookmark, sealBookmark } from "./bookmark-seal";
 import { requestKind } from "./request-kind";
 import { recordD1 } from "./timings";
 
@@ -36,20 +37,43 @@ function isBookmark(value: string | null | undefined): value is string {
   return typeof value === "string" && value.length <= MAX_BOOKMARK_BYTES && BOOKMARK.test(value);
 }
 
+/**
+ * On https the cookie is `__Host-d1-bookmark`: only this host, over https, with Path=/ can set a
+ * cookie of that name, so a sibling subdomain cannot plant one.
+ */
+const cookiePrefix = (c: AppContext) => (new URL(c.req.url).protocol === "https:" ? "host" : undefined);
+
 /** The bookmarks the visitor sent, valid or not: the header (our client) and the cookie (documents). */
-export function offeredBookmarks(c: AppContext): string[] {
-  return [c.req.header(D1_BOOKMARK_HEADER), getCookie(c, D1_BOOKMARK_COOKIE)].filter(
+function offeredBookmarks(c: AppContext): string[] {
+  return [c.req.header(D1_BOOKMARK_HEADER), getCookie(c, D1_BOOKMARK_COOKIE, cookiePrefix(c))].filter(
     (value) => value !== undefined,
   );
 }
 
-/** The visitor's bookmark: the newer valid one it sent. */
-function visitorBookmark(c: AppContext): string | undefined {
-  const offered = offeredBookmarks(c);
-  const valid = offered.filter(isBookmark).sort();
-  if (valid.length < offered.length) logField(c, "d1_bookmark", "ignored");
-  return valid.at(-1);
+/** The bookmark `offered` carries if verge sealed it, and it is in D1's format. */
+async function issued(c: AppContext, offered: string): Promise<string | null> {
+  if (offered.length > MAX_BOOKMARK_BYTES) return null;
+  const bookmark = await openBookmark(c.env?.D1_BOOKMARK_SECRET, offered);
+  return isBookmark(bookmark) ? bookmark : null;
 }
+
+/**
+ * Keeps the newest bookmark the visitor sent that verge issued (c.get("bookmark")): the format
+ * alone would let a made-up one that sorts after every real bookmark (all `f`) hold the whole
+ * session back, and bypass the edge cache at will.
+ */
+async function checkOffered(c: AppContext): Promise<void> {
+  const offered = offeredBookmarks(c);
+  if (offered.length === 0) return;
+  const valid = (await Promise.all(offered.map((value) => issued(c, value))))
+    .filter((bookmark) => bookmark !== null)
+    .sort();
+  if (valid.length < offered.length) logField(c, "d1_bookmark", "ignored");
+  if (valid.length > 0) c.set("bookmark", valid.at(-1));
+}
+
+/** The visitor's bookmark: the newest one verge issued that it sent. */
+export const visitorBookmark = (c: AppContext): string | undefined => c.get("bookmark");
 
 /** Page code's env: the Worker's bindings, but `DB` is this request's session, opened on first use. */
 export function pageEnv(c: AppContext): PageEnv {
@@ -172,6 +196,7 @@ function watch(
  */
 export function d1Bookmarks(): MiddlewareHandler<AppEnv> {
   return async function d1Bookmarks(c, next) {
+    await checkOffered(c);
     await next();
     const state = c.get("d1");
     const bookmark = state?.session?.getBookmark();
@@ -181,14 +206,17 @@ export function d1Bookmarks(): MiddlewareHandler<AppEnv> {
     if (!sends) return;
     // Never send what would be refused on its way back.
     if (!isBookmark(bookmark)) return logField(c, "d1_bookmark", "unrecognised");
-    if (kind === "data" || script) c.res.headers.set(D1_BOOKMARK_HEADER, bookmark);
+    const sealed = await sealBookmark(c.env?.D1_BOOKMARK_SECRET, bookmark);
+    if (kind === "data" || script) c.res.headers.set(D1_BOOKMARK_HEADER, sealed);
     if (kind === "action") {
-      const cookie = generateCookie(D1_BOOKMARK_COOKIE, bookmark, {
+      const prefix = cookiePrefix(c);
+      const cookie = generateCookie(D1_BOOKMARK_COOKIE, sealed, {
         httpOnly: true,
         sameSite: "Lax",
         path: "/",
-        secure: new URL(c.req.url).protocol === "https:",
+        secure: prefix !== undefined,
         maxAge: D1_BOOKMARK_MAX_AGE_S,
+        prefix,
       });
       c.res.headers.append("Set-Cookie", cookie);
       logField(c, "d1_bookmark", "sent");

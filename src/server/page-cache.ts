@@ -6,7 +6,7 @@ import { STATUS } from "../shared/protocol";
 import type { CachePolicy, RouteModule } from "../shared/route-module";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
-import { offeredBookmarks } from "./d1-session";
+import { visitorBookmark } from "./d1-session";
 import { resolveRoute, type ResolvedRoute } from "./load-page";
 import { answerHeaders, generateNonce, renderNonce, requestNonce } from "./headers";
 import { streamSplicer } from "./nonce-splice";
@@ -34,7 +34,7 @@ function policyOf(module: RouteModule | null): Required<CachePolicy> | null {
 const generation = (c: AppContext) => cacheGeneration(c.get("app").manifest.build, c.env);
 
 /** A visitor who has just written (a D1 bookmark) reads past the cache, so they see their write. */
-const bookmarked = (c: AppContext) => offeredBookmarks(c).length > 0;
+const bookmarked = (c: AppContext) => visitorBookmark(c) !== undefined;
 
 /** Answers made for one visitor whatever their status: a loader's redirect as page data (200 JSON). */
 const notForTheCache = new WeakSet<Response>();

@@ -6,12 +6,16 @@ import { vi } from "vitest";
 import { appWith, productApp } from "./apps";
 import type { RouteTable } from "../../src/shared/route-module";
 import { BUILD, ORIGIN, visitorIp } from "./action-helpers";
+import { sealBookmark } from "../../src/server/bookmark-seal";
 
 /** The real local D1, with every withSession() call recorded. */
 export function spyD1() {
   const withSession = vi.fn((start?: string) => env.DB.withSession(start));
   return { withSession, DB: { withSession } as unknown as D1Database };
 }
+
+/** `bookmark` as verge issues it (sealed with the tests' key: D1_BOOKMARK_SECRET as configured). */
+export const sealed = (bookmark: string) => sealBookmark(env.D1_BOOKMARK_SECRET, bookmark);
 
 /** A bookmark in D1's format at `position` (the double's clock). */
 export const bookmarkAt = (position: number) =>

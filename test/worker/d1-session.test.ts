@@ -7,7 +7,10 @@ import { D1_BOOKMARK_HEADER } from "../../src/shared/protocol";
 import { readsOnly } from "../../src/server/d1-session";
 import type { ActionSuccess } from "../../src/shared/protocol";
 
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+/** D1's bookmark, sealed: ".", then an HMAC-SHA256 in base64url. */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}\.[\w-]{43}$/;
+/** The D1 bookmark a sealed one carries, as the session is opened from it. */
+const unsealed = (bookmark: string) => bookmark.split(".")[0]!;
 const get = (path: string, headers: Record<string, string> = {}) =>
   exports.default.fetch(`${ORIGIN}${path}`, { headers });
 const data = (headers: Record<string, string> = {}) =>
@@ -32,14 +35,16 @@ describe("the D1 bookmark after a write", () => {
     expect(response.headers.has(D1_BOOKMARK_HEADER)).toBe(false);
   });
 
-  it("marks the cookie Secure when the site is served over https", async () => {
+  it("names the cookie __Host-d1-bookmark, Secure, when the site is served over https", async () => {
     const sign = productOn(spyD1().DB);
     const { response } = await sign(
       "https://verge.example/guestbook",
       formSign({ name: uniqueName("https"), message: "hi" }, { Origin: "https://verge.example" }),
     );
     expect(response.status).toBe(303);
-    expect(response.headers.get("Set-Cookie")).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(response.headers.get("Set-Cookie")).toMatch(
+      /^__Host-d1-bookmark=[^;]+; .*; HttpOnly; Secure; SameSite=Lax$/,
+    );
   });
 
   it("advances with each sign and comes back in the header and the cookie of a JavaScript sign", async () => {
@@ -130,7 +135,8 @@ describe("the request's D1 session", () => {
     await request("/guestbook");
     await request("/guestbook?_data=1", { headers: { "X-Page-Data": "1", [D1_BOOKMARK_HEADER]: bookmark } });
     await request("/guestbook", { headers: { Cookie: `d1-bookmark=${bookmark}` } });
-    expect(withSession.mock.calls).toEqual([["first-unconstrained"], [bookmark], [bookmark]]);
+    const from = unsealed(bookmark);
+    expect(withSession.mock.calls).toEqual([["first-unconstrained"], [from], [from]]);
   });
 
   it("is not opened for a page that does not use D1", async () => {

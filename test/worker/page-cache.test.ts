@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { cacheApp, fresh, pageData, storedPlaceholder, version } from "./cache-app";
 import { cspNonce, request, scriptsAndLinks } from "./html";
 import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/server/headers";
+import { bookmarkAt, sealed } from "./d1-doubles";
 
 const { visit, start } = cacheApp();
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
@@ -119,8 +120,10 @@ describe("a page that opts into the edge cache", () => {
   it("lets a visitor with a D1 bookmark (header or cookie) past it, neither read nor filled", async () => {
     const path = fresh("/counted");
     await visit(path);
-    const header = await visit(path, { headers: { "X-D1-Bookmark": "0000000a-00000001" } });
-    const cookie = await visit(path, { headers: { Cookie: "theme=dark; d1-bookmark=0000000a-00000002" } });
+    const header = await visit(path, { headers: { "X-D1-Bookmark": await sealed(bookmarkAt(1)) } });
+    const cookie = await visit(path, {
+      headers: { Cookie: `theme=dark; d1-bookmark=${await sealed(bookmarkAt(2))}` },
+    });
     expect([header.line.cache, cookie.line.cache]).toEqual(["bypass", "bypass"]);
     expect(header.body).toContain("Render 2");
     expect(cookie.body).toContain("Render 3");
