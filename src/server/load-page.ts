@@ -10,6 +10,7 @@ import {
 import { STATUS, type PageData, type Params } from "../shared/protocol";
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
+import { cachedPageRequest, cachedUrl, policyOf } from "./cache-policy";
 import { headTags } from "./head";
 import { timed } from "./timings";
 
@@ -62,6 +63,14 @@ export async function loadPage(
     return { page, module: null };
   }
   const { match, module } = route;
+  const policy = policyOf(module);
+  if (policy) {
+    // A cached page is the same for every visitor: it cannot read who they are, or what else
+    // their URL says (cache-policy.ts).
+    const original = request;
+    url = cachedUrl(url, policy);
+    request = () => cachedPageRequest(typeof original === "function" ? original() : original, url);
+  }
   let data: unknown = null;
   if (module.loader) {
     try {

@@ -3,7 +3,8 @@
 // this response's own nonce (cache-entry.ts); misses are rendered under a nonce no one is sent,
 // streamed to their visitor with the visitor's own, and stored as rendered.
 import { STATUS } from "../shared/protocol";
-import type { CachePolicy, RouteModule } from "../shared/route-module";
+import type { RouteModule } from "../shared/route-module";
+import { cachedUrl, policyOf, type Policy } from "./cache-policy";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
 import { visitorBookmark } from "./d1-session";
@@ -25,11 +26,6 @@ import {
   storeEntry,
   type CachedKind,
 } from "./cache-entry";
-
-function policyOf(module: RouteModule | null): Required<CachePolicy> | null {
-  const { maxAge = 0, staleWhileRevalidate = 0 } = module?.cache ?? {};
-  return maxAge > 0 ? { maxAge, staleWhileRevalidate: Math.max(0, staleWhileRevalidate) } : null;
-}
 
 const generation = (c: AppContext) => cacheGeneration(c.get("app").manifest.build, c.env);
 
@@ -70,7 +66,9 @@ export async function cachedAnswer(
     note(c, "bypass");
     return render();
   }
-  const page: CachedPage = { url, kind, policy, key: cacheKey(url, kind, generation(c)) };
+  // Kept under the parameters the page reads: `/?utm_source=x` is `/`.
+  const keptUrl = cachedUrl(url, policy);
+  const page: CachedPage = { url: keptUrl, kind, policy, key: cacheKey(keptUrl, kind, generation(c)) };
   const found = await timed(c, "cache", () => findEntry(page.key, kind));
   if (found && found.age <= lifetime(policy)) {
     const stale = found.age > policy.maxAge;
@@ -105,12 +103,12 @@ export async function cachedAnswer(
 interface CachedPage {
   url: URL;
   kind: CachedKind;
-  policy: Required<CachePolicy>;
+  policy: Policy;
   key: Request;
 }
 
 /** How long a page's entries live: through their stale window (the stored time tells which part). */
-const lifetime = ({ maxAge, staleWhileRevalidate }: Required<CachePolicy>) => maxAge + staleWhileRevalidate;
+const lifetime = ({ maxAge, staleWhileRevalidate }: Policy) => maxAge + staleWhileRevalidate;
 
 /**
  * Stores a whole answer, rendered from `started` on, unless its request captured an error (a
@@ -159,9 +157,11 @@ function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Re
  * After a successful action: this location forgets the page's entries, HTML and page data. The
  * mark comes first, so a render still running (begun before the action) does not keep its copy.
  */
-export async function forgetPage(c: AppContext, url: URL, module: RouteModule): Promise<void> {
+export async function forgetPage(c: AppContext, posted: URL, module: RouteModule): Promise<void> {
   const policy = policyOf(module);
   if (!policy) return;
+  // Posted with parameters the page does not read (`/?utm_source=x`): it is still that page.
+  const url = cachedUrl(posted, policy);
   const current = generation(c);
   // A failed mark or delete must not fail the action: its mutation is done.
   await markForgotten(url, current, lifetime(policy)).catch(() => {});

@@ -112,6 +112,11 @@ export interface CachePolicy {
   maxAge: number;
   /** Past maxAge, how long the old answer is still served while one request renders anew (default 0). */
   staleWhileRevalidate?: number;
+  /**
+   * The query parameters the page reads (default none). Its loader sees only these, and its
+   * entries are kept per their values: `/?utm_source=x` is served `/`'s entry.
+   */
+  query?: readonly string[];
 }
 
 const REDIRECT = Symbol.for("verge.redirect");

@@ -23,15 +23,27 @@ const count = (url: URL) => {
 
 const Counted = ({ data }: PageProps<{ n: number }>) => <h1>{`Render ${data.n}`}</h1>;
 
-/** A page that opts in, its loader counted; `extra` adds to (or overrides) its module. */
+/**
+ * A page that opts in, its loader counted; `extra` adds to (or overrides) its module. It reads
+ * `test` (each test's own entry: fresh()) and `page`; any other parameter is ignored.
+ */
 function cached(extra: Partial<RouteModule> = {}, maxAge = 60, staleWhileRevalidate = 0) {
   return async (): Promise<RouteModule> => ({
     default: Counted,
     title: "Counted",
     loader: ({ url }) => ({ n: count(url) }),
-    cache: { maxAge, staleWhileRevalidate },
+    cache: { maxAge, staleWhileRevalidate, query: ["test", "page"] },
     ...extra,
   });
+}
+
+/** What a cached page's loader saw of the visitor: it must be nothing. */
+function Credentials({
+  data,
+}: PageProps<{ cookie: string | null; authorization: string | null; url: string }>) {
+  return (
+    <p data-testid="seen">{`cookie=${data.cookie} authorization=${data.authorization} url=${data.url}`}</p>
+  );
 }
 
 function Keyed({ data }: PageProps<{ formKey: string }>) {
@@ -154,6 +166,11 @@ const routes = [
   page("/acted", cached({ actions: { touch: () => ({ done: true }), refuse: () => invalid({ name: "Refused" }) } })),
   page("/keyed", cached({ default: Keyed, loader: ({ url }) => ({ n: count(url), formKey: newIdempotencyKey() }) })),
   page("/own-script", cached({ default: OwnScript })),
+  page("/credentials", cached({ default: Credentials, loader: ({ request }) => ({
+    cookie: request.headers.get("Cookie"),
+    authorization: request.headers.get("Authorization"),
+    url: request.url,
+  }) })),
   page("/nonce-in-text", cached({ default: NonceInText })),
   page("/sent-away", cached({ loader: () => redirect("/counted") })),
   // The first render of each URL fails: its loader throws, or its streamed section does.

@@ -8,9 +8,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 async function embeddedPage(vars: Partial<Env>): Promise<PageData> {
   const app = productApp({ reportError: () => {}, log: () => {} });
   const ctx = createExecutionContext();
-  // A query string of its own: / is edge-cached, and each call here renders it with other vars.
-  const url = `http://localhost/?vars=${crypto.randomUUID().slice(0, 8)}`;
-  const response = await app.fetch(new Request(url), { ...env, ...vars }, ctx);
+  // A deploy of its own (its version keys the edge cache): / is cached, and each call here
+  // renders it with other vars, as a deploy with other settings would.
+  const version = { CF_VERSION_METADATA: { id: crypto.randomUUID(), tag: "", timestamp: "" } };
+  const response = await app.fetch(new Request("http://localhost/"), { ...env, ...version, ...vars }, ctx);
   const html = await response.text();
   await waitOnExecutionContext(ctx);
   const json = new RegExp(
