@@ -1,6 +1,8 @@
-// What a page's `cache` export means, and the rules the runtime holds a cached page to: its
-// loader sees no credentials and only the query parameters it declared.
-import type { CachePolicy, RouteModule } from "../shared/route-module";
+// What a page's `cache` export means, and the rules the runtime holds pages to: a cached page's
+// loader sees no credentials and only the query parameters it declared; no HTML is public.
+import type { MiddlewareHandler } from "hono";
+import type { CachePolicy, RouteModule, RouteTable } from "../shared/route-module";
+import type { AppEnv } from "./context";
 
 export type Policy = Required<CachePolicy>;
 
@@ -30,4 +32,36 @@ export function cachedPageRequest(request: Request, url: URL): Request {
   const headers = new Headers(request.headers);
   for (const name of CREDENTIAL_HEADERS) headers.delete(name);
   return new Request(url, { method: request.method, headers });
+}
+
+/** Directives that let a shared cache (a CDN, a proxy) keep an answer. */
+const SHARED = /(^|[\s,])(public|s-maxage)\b/i;
+
+/** The reason `module` at `path` may not be served, or null. */
+function brokenRule(module: RouteModule, path: string): string | null {
+  const html = module.cacheControl?.html;
+  if (html === undefined || !SHARED.test(html)) return null;
+  return (
+    `Route "${path}" sets cacheControl.html to "${html}": an HTML answer carries its own CSP nonce, ` +
+    `so no shared cache may keep it (a copy would hand one visitor's nonce to every other). Use ` +
+    `"private, ..." or "no-store"; for the edge cache, export \`cache\`.`
+  );
+}
+
+/**
+ * Checks every route once, on the first request (route modules load lazily, and a Worker has no
+ * start of its own to check at): while one breaks a rule, every request answers 500 and logs why.
+ */
+export function routeRules(routes: RouteTable): MiddlewareHandler<AppEnv> {
+  let checked: Promise<void> | undefined;
+  return async function routeRules(_, next) {
+    checked ??= Promise.all(routes.map(async (route) => brokenRule(await route.load(), route.path))).then(
+      (reasons) => {
+        const broken = reasons.filter((reason) => reason !== null);
+        if (broken.length > 0) throw new Error(broken.join("\n"));
+      },
+    );
+    await checked;
+    await next();
+  };
 }

@@ -1,6 +1,7 @@
 // Builds the app from its inputs: the product (routes, layout, not-found page), its client
 // manifest and the reporting hook. Middleware order: refused-body drain (wrangler dev only), the
-// request's kind, timings, log line, error capture, security headers, D1 bookmarks.
+// request's kind, timings, log line, error capture, security headers, the routes' rules (checked
+// once), D1 bookmarks.
 import { Hono } from "hono";
 import type { AppConfig, AppEnv, ReportError } from "./context";
 import { requestLogger } from "./logger";
@@ -12,6 +13,7 @@ import { errorResponse } from "./errors";
 import { dispatch } from "./dispatch";
 import { decideRequestKind } from "./request-kind";
 import { localBodyDrain } from "./local-body-drain";
+import { routeRules } from "./cache-policy";
 
 /** The product and its client build (AppConfig), and what the runtime reports and logs through. */
 export interface AppDeps extends AppConfig {
@@ -38,6 +40,7 @@ export function createApp({ reportError, log, tracing, ...config }: AppDeps) {
   app.use(requestLogger(log));
   app.use(errorCapture(reportError));
   app.use(securityHeaders());
+  app.use(routeRules(config.routes));
   app.use(d1Bookmarks());
   // Only failures outside dispatch reach here (dispatch answers its own, whatever was thrown).
   app.onError((error, c) => errorResponse(c, error, c.get("kind")?.errorFormat ?? "text"));

@@ -103,5 +103,5 @@ export async function renderDocument(
   }
   stream.allReady.then(deadline.done, deadline.done);
   logWhenSettled(c.get("log"), stream.allReady);
-  return htmlResponse(stream, page.status, { ...answerHeaders("html", module), ...headers });
+  return htmlResponse(stream, page.status, { ...answerHeaders("html", module, page.status), ...headers });
 }

@@ -2,7 +2,7 @@
 import { SERVER_ERROR_TEXT } from "../shared/error-views";
 import { STATUS } from "../shared/protocol";
 import type { AppContext, ErrorFormat } from "./context";
-import { answerHeaders } from "./headers";
+import { answerHeaders, NO_STORE } from "./headers";
 import { htmlResponse, jsonResponse, textResponse } from "./respond";
 
 /** An error with an HTTP status whose message is safe to show (written by us, not thrown by a library). */
@@ -61,10 +61,10 @@ export function errorResponse(c: AppContext, error: unknown, format: ErrorFormat
           message,
           `<h1>${escapeHtml(message)}</h1><p><a href="/">Go to the home page</a></p>`,
         );
-        return htmlResponse(page, status, headers);
+        return htmlResponse(page, status, { "Cache-Control": NO_STORE, ...headers });
       }
       case "text":
-        return textResponse(message, status, headers);
+        return textResponse(message, status, { "Cache-Control": NO_STORE, ...headers });
     }
   }
   const digest = c.get("capture")(error);
@@ -74,8 +74,10 @@ export function errorResponse(c: AppContext, error: unknown, format: ErrorFormat
     case "action":
       return jsonResponse({ ok: false, error: { digest } }, STATUS.serverError, answerHeaders("action"));
     case "html":
-      return htmlResponse(serverErrorPage(c, digest), STATUS.serverError);
+      return htmlResponse(serverErrorPage(c, digest), STATUS.serverError, { "Cache-Control": NO_STORE });
     case "text":
-      return textResponse(`Internal error (digest ${digest})`, STATUS.serverError);
+      return textResponse(`Internal error (digest ${digest})`, STATUS.serverError, {
+        "Cache-Control": NO_STORE,
+      });
   }
 }

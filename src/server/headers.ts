@@ -2,7 +2,7 @@
 // nonce per request), and the caching and Vary headers of each kind of answer.
 import type { MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
-import { PAGE_DATA_HEADER } from "../shared/protocol";
+import { PAGE_DATA_HEADER, STATUS } from "../shared/protocol";
 import type { RouteModule } from "../shared/route-module";
 import type { AppContext, AppEnv } from "./context";
 
@@ -82,6 +82,9 @@ function streamThroughDevServer(response: Response): void {
     response.headers.set("Content-Encoding", "identity");
 }
 
+/** What error pages, redirects and action answers tell every cache: they are about one request. */
+export const NO_STORE = "no-store";
+
 /** What a browser may cache, by kind of answer; a route may set its own (RouteModule.cacheControl). */
 const CACHE_CONTROL = {
   // A page varies on the page-data marker (same URL, JSON answer) and must be revalidated.
@@ -89,14 +92,20 @@ const CACHE_CONTROL = {
   // Page data is per visitor and current.
   data: "private, no-store",
   // An action's answer reports one mutation: never reused.
-  action: "no-store",
+  action: NO_STORE,
 } as const;
 
-/** The caching headers of a page, page-data or action answer (the route's own Cache-Control first). */
+/**
+ * The caching headers of a page, page-data or action answer (the route's own Cache-Control first).
+ * A page answered with another status than 200 (not found, a refused form) is no-store, whatever
+ * the route says: it is about this request.
+ */
 export function answerHeaders(
   kind: keyof typeof CACHE_CONTROL,
   module?: Pick<RouteModule, "cacheControl"> | null,
+  status: number = STATUS.ok,
 ): Record<string, string> {
   if (kind === "action") return { "Cache-Control": CACHE_CONTROL.action };
+  if (kind === "html" && status !== STATUS.ok) return { Vary: PAGE_DATA_HEADER, "Cache-Control": NO_STORE };
   return { Vary: PAGE_DATA_HEADER, "Cache-Control": module?.cacheControl?.[kind] ?? CACHE_CONTROL[kind] };
 }

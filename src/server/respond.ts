@@ -1,6 +1,7 @@
 // How the app builds its answers: HTML, JSON, text and redirects with their exact content types.
 // The security headers are added to every answer by headers.ts's middleware.
 import { JSON_MEDIA_TYPE } from "../shared/protocol";
+import { NO_STORE } from "./headers";
 
 export const HTML_CONTENT_TYPE = "text/html; charset=utf-8";
 export const TEXT_CONTENT_TYPE = "text/plain; charset=UTF-8";
@@ -28,5 +29,6 @@ export function textResponse(text: string, status: number, headers: HeaderRecord
 /** A redirect; a Location outside Latin-1 is percent-encoded (a header value cannot carry it). */
 export function redirectResponse(location: string, status: number) {
   const safe = /[^\x00-\xFF]/.test(location) ? encodeURI(location) : location;
-  return new Response(null, { status, headers: { Location: safe } });
+  // For this request alone: no cache, the browser's or a shared one, may replay it.
+  return new Response(null, { status, headers: { Location: safe, "Cache-Control": NO_STORE } });
 }

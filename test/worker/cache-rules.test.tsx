@@ -1,0 +1,68 @@
+// What no answer may tell a shared cache: a route's public HTML is refused when the app starts, and
+// error pages and redirects say no-store.
+import { describe, expect, it } from "vitest";
+import { recordedApp } from "./apps";
+import { page, redirect, type RouteModule } from "../../src/shared/route-module";
+
+const module =
+  (extra: Partial<RouteModule> = {}) =>
+  async (): Promise<RouteModule> => ({
+    default: () => <h1>Page</h1>,
+    title: "Page",
+    ...extra,
+  });
+
+describe("a route's Cache-Control toward browsers", () => {
+  it("refuses to start with public HTML: every request answers 500 and the log says why", async () => {
+    const { send } = recordedApp([
+      page("/", module()),
+      page("/shared", module({ cacheControl: { html: "public, max-age=60" } })),
+    ]);
+    for (const path of ["/", "/shared"]) {
+      const { response, lines } = await send(path);
+      expect(response.status).toBe(500);
+      expect(response.headers.get("Cache-Control")).toBe("no-store");
+      expect(lines[0]).toMatchObject({ level: "error", status: 500 });
+      expect(lines[0]!.message).toMatch(/\/shared.*public.*nonce/);
+    }
+  });
+
+  it("refuses s-maxage on HTML too, and allows public page data", async () => {
+    const shared = recordedApp([page("/", module({ cacheControl: { html: "private, s-maxage=60" } }))]);
+    expect((await shared.send("/")).response.status).toBe(500);
+    const data = recordedApp([page("/", module({ cacheControl: { data: "public, max-age=60" } }))]);
+    expect((await data.send("/")).response.status).toBe(200);
+  });
+});
+
+describe("answers no cache may keep", () => {
+  const { send } = recordedApp([
+    page("/", module({ cacheControl: { html: "private, max-age=60" } })),
+    page("/away", module({ loader: () => redirect("/"), cacheControl: { html: "private, max-age=60" } })),
+    page(
+      "/broken",
+      module({
+        loader: () => {
+          throw new Error("broken on purpose");
+        },
+      }),
+    ),
+  ]);
+
+  it("sends no-store with a redirect", async () => {
+    const { response } = await send("/away");
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("sends no-store with the not-found page, a 500 and a 405", async () => {
+    const answers = [await send("/nowhere"), await send("/broken"), await send("/", { method: "PUT" })];
+    expect(answers.map(({ response }) => response.status)).toEqual([404, 500, 405]);
+    for (const { response } of answers) expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("keeps the route's own Cache-Control on its page", async () => {
+    const { response } = await send("/");
+    expect(response.headers.get("Cache-Control")).toBe("private, max-age=60");
+  });
+});
