@@ -2,6 +2,7 @@
 // document is stored as rendered, under a nonce never sent to anyone (its placeholder), with the
 // offsets of the nonce attributes that hold it; each hit writes its own nonce there.
 import { IDEMPOTENCY_FIELD } from "../shared/protocol";
+import { holdsKeyIssuedSince } from "../shared/form-keys";
 import { nonceAttributeOffsets, spliceAt, type streamSplicer } from "./nonce-splice";
 
 /** A page's two kinds of answer, kept apart: its document and its page data. */
@@ -17,9 +18,9 @@ export const PLACEHOLDER_HEADER = "X-Verge-Placeholder";
 const NONCE_AT_HEADER = "X-Verge-Nonce-At";
 
 /**
- * A value shaped like newIdempotencyKey()'s (a UUID) makes an answer one visitor's: two visitors
- * must never be handed the same form key, so such an answer is not stored (nor is a document
- * with a form key field, however its key was made).
+ * A UUID, the shape of most keys made for one response: an answer holding one is not stored (nor
+ * is one holding a key newIdempotencyKey() issued during its render, whatever its shape, nor a
+ * document with a form key field, however its key was made).
  */
 const FORM_KEY = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -132,13 +133,14 @@ const FORM_KEY_FIELD = `name="${IDEMPOTENCY_FIELD}"`;
 export async function storeEntry(
   key: Request,
   kind: CachedKind,
-  answer: { body: Blob; type: string; nonce: string },
+  answer: { body: Blob; type: string; nonce: string; renderedSince: number },
   ttl: number,
 ): Promise<boolean> {
-  const { body, type, nonce } = answer;
+  const { body, type, nonce, renderedSince } = answer;
   const bytes = new Uint8Array(await body.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
-  if (FORM_KEY.test(text) || (kind === "html" && text.includes(FORM_KEY_FIELD))) return false;
+  if (FORM_KEY.test(text) || holdsKeyIssuedSince(text, renderedSince)) return false;
+  if (kind === "html" && text.includes(FORM_KEY_FIELD)) return false;
   const headers: Record<string, string> = {
     "Content-Type": type,
     "Cache-Control": `max-age=${Math.ceil(ttl)}`,

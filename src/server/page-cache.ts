@@ -120,7 +120,7 @@ const lifetime = ({ maxAge, staleWhileRevalidate }: Policy) => maxAge + staleWhi
 async function store(c: AppContext, page: CachedPage, response: Response, body: Blob, started: number) {
   if (c.get("log").errors.length > 0 || c.req.raw.signal.aborted) return;
   const type = response.headers.get("Content-Type") ?? "";
-  const answer = { body, type, nonce: renderNonce(c) };
+  const answer = { body, type, nonce: renderNonce(c), renderedSince: started };
   if (!(await storeEntry(page.key, page.kind, answer, lifetime(page.policy)))) return;
   if (await forgottenSince(page.url, generation(c), started)) {
     await edgeCache()

@@ -160,8 +160,3 @@ function FailureText({ failure }: { failure: { message: string; digest?: string 
     </>
   );
 }
-
-/** A fresh idempotency key for one rendering of a form (call it in the page's loader). */
-export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
-}

@@ -30,7 +30,8 @@ export {
   type Redirect,
   type RouteTable,
 } from "./route-module";
-export { Form, newIdempotencyKey, useFormState, type FormProps, type FormState } from "./form";
+export { Form, useFormState, type FormProps, type FormState } from "./form";
+export { newIdempotencyKey } from "./form-keys";
 export { Field, SubmitButton, type FieldProps } from "./form-fields";
 export { formFor, type TypedForm } from "./typed-form";
 export {

@@ -98,6 +98,16 @@ describe("a cached page", () => {
     expect(new Set([...keys, ...dataKeys]).size).toBe(5);
   });
 
+  it("never stores page data holding a form key issued for it, though the key is no UUID", async () => {
+    const path = fresh("/keyed-own");
+    const data = [await visit(path, { headers: pageData }), await visit(path, { headers: pageData })];
+    const keys = data.map(({ body }) => (JSON.parse(body) as { data: { formKey: string } }).data.formKey);
+    for (const key of keys)
+      expect(key).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i);
+    expect(new Set(keys).size).toBe(2);
+    expect(data.map(({ line }) => line.cache)).toEqual(["miss", "miss"]);
+  });
+
   it("is not stored when it shows its nonce outside a nonce attribute", async () => {
     const path = fresh("/nonce-in-text");
     const visits = [await visit(path), await visit(path)];

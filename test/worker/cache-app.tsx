@@ -9,7 +9,8 @@ import { app as product } from "../../src/app";
 import { invalid, page, redirect, type PageProps, type RouteModule } from "../../src/shared/route-module";
 import { Await } from "../../src/shared/await";
 import { useNonce } from "../../src/shared/nonce";
-import { Form, newIdempotencyKey } from "../../src/shared/form";
+import { Form } from "../../src/shared/form";
+import { newIdempotencyKey } from "../../src/shared/form-keys";
 import { manifest } from "./apps";
 import { ORIGIN } from "./html";
 
@@ -165,6 +166,11 @@ const routes = [
   page("/stale", cached({}, 1, 60)),
   page("/acted", cached({ actions: { touch: () => ({ done: true }), refuse: () => invalid({ name: "Refused" }) } })),
   page("/keyed", cached({ default: Keyed, loader: ({ url }) => ({ n: count(url), formKey: newIdempotencyKey() }) })),
+  // A key of the product's own shape, not a UUID: issued all the same.
+  page("/keyed-own", cached({ default: Keyed, loader: ({ url }) => ({
+    n: count(url),
+    formKey: newIdempotencyKey(() => `form-${Math.random().toString(36).slice(2)}`),
+  }) })),
   page("/own-script", cached({ default: OwnScript })),
   page("/credentials", cached({ default: Credentials, loader: ({ request }) => ({
     cookie: request.headers.get("Cookie"),
