@@ -4,6 +4,9 @@
 // the runtime process's CPU from /proc over that request, in `--rounds` alternating rounds (the
 // median is printed). Steadier than the HTTP figures, so it can attribute differences of 0.01 ms.
 //   npm run bench:loop -- [--path=/] [--n=4000] [--rounds=10] [--targets=app,app-quiet,floor]
+//   npm run bench:loop -- --path=/items --targets=app-quiet,document,floor
+//                                     `document`: /items' document as the app renders it, by
+//                                     renderToReadableStream alone (what the runtime adds around it)
 //   npm run bench:loop -- --data      the page's data (X-Page-Data: 1, ?_data=1) instead of its HTML
 //   npm run bench:loop -- --profile   also a V8 CPU profile of each target: functions by self time
 //   npm run bench:loop -- --hit       the app without a D1 bookmark: a page that opts into the edge

@@ -9,6 +9,7 @@ import manifest from "../../dist/manifest.json";
 import floor from "./floor-worker";
 import { edgeCache } from "../../src/server/cache-entry";
 import { ITEM_ROUTES } from "./items";
+import { documentAlone } from "./document-alone";
 import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
 
 /** A bookmark makes the app render a page it would serve from its edge cache (the floor always renders). */
@@ -30,6 +31,8 @@ const TARGETS: Record<string, Target> = {
   /** The same with the log line built but not written: what the write itself costs. */
   "app-quiet": createApp({ ...app, routes, manifest, reportError: () => {}, log: () => {} }),
   floor: floor as Target,
+  /** /items' document as the app renders it, by renderToReadableStream alone (any path). */
+  document: documentAlone(app, manifest),
 };
 
 /**
