@@ -17,6 +17,7 @@ import { keepBuildMaps } from "./build-maps.mjs";
 import { injectDebugIdInFile } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
 import { clientSource } from "./client-source.mjs";
+import { readRouteTable } from "./route-table.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -25,7 +26,6 @@ const root = path.resolve(import.meta.dirname, "..");
  * results says so itself (robots "noindex" in its meta), as the not-found page does.
  */
 const ROBOTS_TXT = "User-agent: *\nAllow: /\n";
-const ROUTE_LINE = /page\(\s*"([^"]+)"\s*,\s*\(\)\s*=>\s*import\(\s*"([^"]+)"\s*\)\s*\)/g;
 
 /**
  * What the entry loads on every page anyway: the client runtime, and the route-module helpers the
@@ -36,22 +36,10 @@ const ROUTE_LINE = /page\(\s*"([^"]+)"\s*,\s*\(\)\s*=>\s*import\(\s*"([^"]+)"\s*
 const SHELL = ["client/app.tsx", "src/shared/route-module.ts"].map((file) => path.join(root, file));
 const importShell = SHELL.map((file) => `import ${JSON.stringify(file)};\n`).join("");
 
-export const PRODUCT = { entry: "client/entry.tsx", routes: "src/app/routes.ts", out: "dist" };
+/** The file `verge` names (package.json "exports"). */
+const PUBLIC_ENTRY = path.join(root, "src/shared/index.ts");
 
-/** Reads a route table's lines: pattern -> page module specifier. */
-async function readRouteTable(routesFile) {
-  const source = await readFile(routesFile, "utf8");
-  const lines = [...source.matchAll(ROUTE_LINE)];
-  const calls = source.match(/\bpage\(/g)?.length ?? 0;
-  const name = path.relative(root, routesFile);
-  if (lines.length !== calls) {
-    throw new Error(
-      `${name}: ${calls - lines.length} route line(s) are not in the form ` +
-        `page("/path", () => import("./pages/name")); the build maps routes to chunks by that form.`,
-    );
-  }
-  return lines.map(([, pattern, specifier]) => ({ pattern, specifier }));
-}
+export const PRODUCT = { entry: "client/entry.tsx", routes: "src/app/routes.ts", out: "dist" };
 
 async function resolvePage(routesFile, specifier) {
   const base = path.resolve(path.dirname(routesFile), specifier);
@@ -182,8 +170,8 @@ async function writeManifest(result, { routesFile, outdir, outRoot, entry }) {
   const rel = (file) => `/assets/${path.relative(outdir, path.join(root, file)).split(path.sep).join("/")}`;
   const entryFile = byEntry.get(entry);
   const routes = {};
-  for (const { pattern, specifier } of await readRouteTable(routesFile)) {
-    const page = await resolvePage(routesFile, specifier);
+  const table = await readRouteTable(routesFile, { publicEntry: PUBLIC_ENTRY, scratchDir: outRoot });
+  for (const { pattern, page } of table) {
     const chunk = byEntry.get(`client-route:${page}`);
     if (!chunk)
       throw new Error(`no client chunk was built for ${path.relative(root, page)} (route ${pattern})`);
@@ -265,7 +253,7 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     define: { "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production") },
     logLevel: "silent",
     plugins: [
-      clientSource({ entry: path.join(root, "src/shared/index.ts"), isPage: (file) => pages.has(file) }),
+      clientSource({ entry: PUBLIC_ENTRY, isPage: (file) => pages.has(file) }),
       clientRoutes(routesFile, pages),
       lazyShell(routesFile),
       manifestPlugin,

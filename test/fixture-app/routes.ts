@@ -1,8 +1,7 @@
 // The test app's route table: pages that exist only for tests (two pages sharing a title, a page
 // reflecting its input), beside a few of the product's own pages, on the same runtime.
-import { page } from "verge";
+import { page, type Routes } from "verge";
 
-// prettier-ignore
 export const routes = [
   page("/", () => import("./pages/home")),
   page("/twins", () => import("./pages/twins")),
@@ -15,3 +14,6 @@ export const routes = [
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
 ];
+
+/** Each page checked against its pattern (the product registers its own table; this one is checked here). */
+export type FixtureRoutes = Routes<typeof routes>;
