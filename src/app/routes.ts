@@ -1,9 +1,8 @@
-// The route table, shared by the worker and the browser. A new page is one file
-// under ./pages and one line here; the first matching pattern wins. Keep each line
-// in this exact form: the client build reads it to map routes to their chunks.
-import { page } from "verge";
+// The route table, shared by the worker and the browser. A new page is one file under ./pages
+// and one line here; the first matching pattern wins. The client build reads the table itself
+// (scripts/route-table.mjs) to map routes to their chunks, so write it as you like.
+import { page, type Routes } from "verge";
 
-// prettier-ignore
 export const routes = [
   page("/", () => import("./pages/home")),
   page("/guestbook", () => import("./pages/guestbook")),
@@ -13,3 +12,11 @@ export const routes = [
   page("/errors/render", () => import("./pages/errors-render")),
   page("/errors/stream", () => import("./pages/errors-stream")),
 ];
+
+// Tells verge the table: href() takes only its patterns, each with its params, and Routes<>
+// checks each page module against its pattern.
+declare module "verge" {
+  interface Register {
+    routes: Routes<typeof routes>;
+  }
+}

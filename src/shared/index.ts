@@ -4,8 +4,8 @@
 
 /**
  * What the app tells verge about itself, for types only. src/app/routes.ts registers its route
- * table, so `href()` accepts only its patterns:
- * `declare module "verge" { interface Register { routes: typeof routes } }`.
+ * table, so `href()` accepts only its patterns and each page is checked against its pattern:
+ * `declare module "verge" { interface Register { routes: Routes<typeof routes> } }`.
  */
 export interface Register {}
 
@@ -29,6 +29,8 @@ export {
   type PageProps,
   type Redirect,
   type RouteTable,
+  type PageRoute,
+  type Routes,
 } from "./route-module";
 export { Form, useFormState, type FormProps, type FormState } from "./form";
 export { newIdempotencyKey } from "./form-keys";

@@ -293,20 +293,32 @@ export interface PageModule<P extends string, M> {
   cache?: CachePolicy;
 }
 
-/** A route table line, its pattern kept as a literal type (for params and href()). */
-export type PageRoute<P extends string> = RouteDefinition<RouteModule> & { path: P };
+declare const pageModule: unique symbol;
+
+/** A route table line: its pattern kept as a literal type (for params and href()), its module's type. */
+export type PageRoute<P extends string, M = unknown> = RouteDefinition<RouteModule> & {
+  path: P;
+  readonly [pageModule]?: M;
+};
+
+/** One route checked against its page module (distributes over a table's union of routes). */
+type CheckedRoute<T> = T extends PageRoute<infer P, infer M> ? PageRoute<P, PageModule<P, M>> : T;
 
 /**
- * One line of the route table: `page("/guestbook", () => import("./pages/guestbook"))`. It does
- * not compile when the module does not fit the pattern: a component or loader expecting other
- * params, a `title` or component expecting other data than the loader gives.
+ * A route table, checked: `Routes<typeof routes>` does not compile when a page module does not
+ * fit its pattern (a component or loader expecting other params, a title or component expecting
+ * other data than the loader gives). The app registers its table through it (src/app/routes.ts);
+ * it is a type apart from the table so that pages may use href() in their own types.
  */
-export function page<P extends string, M extends PageModule<P, M>>(
-  path: P,
-  load: () => Promise<M>,
-): PageRoute<P> {
-  // The check is the constraint on M; the runtime holds every module as a RouteModule.
-  return route(path, load as unknown as () => Promise<RouteModule>) as PageRoute<P>;
+export type Routes<R extends readonly CheckedRoute<R[number]>[]> = R;
+
+/**
+ * One line of the route table: `page("/guestbook", () => import("./pages/guestbook"))`. `Routes`
+ * checks the module against the pattern.
+ */
+export function page<P extends string, M>(path: P, load: () => Promise<M>): PageRoute<P, M> {
+  // The runtime holds every module as a RouteModule; Routes<> checks it is one.
+  return route(path, load as unknown as () => Promise<RouteModule>) as PageRoute<P, M>;
 }
 
 export type RouteTable = readonly RouteDefinition<RouteModule>[];

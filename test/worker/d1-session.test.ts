@@ -2,7 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, postForm, postScript, uniqueName } from "./action-helpers";
 import { cookieOf, formSign, productOn, scriptSign, spyD1 } from "./d1-doubles";
-import { page } from "../../src/shared/route-module";
+import { page, type ActionArgs } from "../../src/shared/route-module";
 import { D1_BOOKMARK_HEADER } from "../../src/shared/protocol";
 import { readsOnly } from "../../src/server/d1-session";
 import type { ActionSuccess } from "../../src/shared/protocol";
@@ -104,7 +104,8 @@ describe("requests without a write", () => {
         default: () => null,
         title: "Count",
         actions: {
-          count: async ({ env }) => env.DB.prepare("SELECT COUNT(*) AS n FROM guestbook").first("n"),
+          count: async ({ env }: ActionArgs) =>
+            env.DB.prepare("SELECT COUNT(*) AS n FROM guestbook").first("n"),
         },
       })),
     ];

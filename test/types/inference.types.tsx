@@ -1,0 +1,90 @@
+// Type tests, run by `npm run typecheck` (tsc): what pages get from their loader, pattern and
+// actions, and what does not compile. A wrong line is marked @ts-expect-error: if it ever
+// compiled, tsc would fail on the unused directive.
+import * as v from "valibot";
+import { expectTypeOf } from "vitest";
+import {
+  action,
+  formFor,
+  href,
+  page,
+  type Actions,
+  type Data,
+  type PageProps,
+  type Params,
+  type Routes,
+} from "verge";
+import { loader as userLoader } from "./pages/user";
+
+// Data: what JSON brings to the page.
+type UserData = Data<typeof userLoader>;
+expectTypeOf<UserData["joined"]>().toEqualTypeOf<string>();
+expectTypeOf<UserData["posts"]>().toEqualTypeOf<Promise<number[]>>();
+expectTypeOf<UserData>().toEqualTypeOf<{
+  id: string;
+  joined: string;
+  posts: Promise<number[]>;
+  nickname?: string;
+}>();
+expectTypeOf<Data<() => { gone: undefined; f: () => void; list: (string | undefined)[] }>>().toEqualTypeOf<{
+  list: (string | null)[];
+}>();
+// A redirect is not data.
+expectTypeOf<Data<() => Promise<{ a: 1 } | ReturnType<typeof import("verge").redirect>>>>().toEqualTypeOf<{
+  a: 1;
+}>();
+
+// Params from the pattern.
+expectTypeOf<Params<"/users/:id/posts/:post">>().toEqualTypeOf<{ id: string; post: string }>();
+expectTypeOf<Params<"/">>().toEqualTypeOf<{}>();
+
+function UserPage({ data, params }: PageProps<typeof userLoader, "/users/:id">) {
+  // @ts-expect-error: the loader returns no `name`
+  data.name;
+  // @ts-expect-error: "/users/:id" has no :slug
+  params.slug;
+  return <p>{data.id + params.id}</p>;
+}
+void UserPage;
+
+// href() over the registered table (src/app/routes.ts).
+expectTypeOf(href("/guestbook")).toEqualTypeOf<string>();
+// @ts-expect-error: no such route
+href("/guestbok");
+// @ts-expect-error: no params on "/guestbook"
+href("/guestbook", { page: "2" });
+
+// Actions: a schema's fields, typed where the page reads them.
+const Sign = v.object({ name: v.string(), age: v.pipe(v.string(), v.transform(Number)) });
+const actions = {
+  sign: action(Sign, ({ input }) => {
+    expectTypeOf(input).toEqualTypeOf<{ name: string; age: number }>();
+    return { signed: input.name };
+  }),
+} satisfies Actions;
+const sign = formFor<typeof actions>()("sign");
+function SignForm({ actionData }: PageProps<null, "/sign", typeof actions>) {
+  expectTypeOf(actionData!.fieldErrors).toEqualTypeOf<Partial<Record<"name" | "age", string>>>();
+  const { result } = sign.useFormState();
+  expectTypeOf(result).toEqualTypeOf<{ signed: string } | undefined>();
+  return (
+    <sign.Form actionData={actionData}>
+      <sign.Field name="name" label="Name" />
+      {/* @ts-expect-error: the schema has no "nmae" */}
+      <sign.Field name="nmae" label="Name" />
+    </sign.Form>
+  );
+}
+void SignForm;
+// @ts-expect-error: the page has no action "sing"
+formFor<typeof actions>()("sing");
+
+// Routes<>: each page module checked against its pattern.
+const good = [
+  page("/users/:id", () => import("./pages/user")),
+  page("/posts/:slug", () => import("./pages/post")),
+];
+expectTypeOf<Routes<typeof good>>().toEqualTypeOf<typeof good>();
+const bad = [page("/users/:id", () => import("./pages/post"))];
+// @ts-expect-error: the post page expects :slug, "/users/:id" gives :id
+type Bad = Routes<typeof bad>;
