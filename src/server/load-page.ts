@@ -2,6 +2,7 @@
 import { matchRoute, type RouteMatch } from "../shared/routing";
 import {
   isRedirect,
+  pageView,
   titleOf,
   type LoaderArgs,
   type Redirect,
@@ -80,6 +81,8 @@ export async function loadPage(
       throw thrown;
     }
     if (isRedirect(data)) return data;
+    // What the page renders with, on the server as after hydration: the data through JSON.
+    data = pageView(data);
   }
   const title = titleOf(module, data);
   const page: PageData = {

@@ -246,11 +246,12 @@ export function echoedValues(fields: Fields, refusal: Pick<Invalid, "secret">, o
 }
 
 /**
- * The data as the page receives it (through JSON, top-level Promises kept), so `title` and `meta`
- * see what the component sees (a Date as its string). Made once per loader result.
+ * The data as the page receives it: through JSON (a Date as its string, undefined fields gone),
+ * top-level Promises kept for <Await>. The server renders with it, as the browser hydrates with
+ * it, and `title` and `meta` see it. Made once per loader result (a view is its own view).
  */
 const pageViews = new WeakMap<object, unknown>();
-function pageView(data: unknown): unknown {
+export function pageView(data: unknown): unknown {
   if (typeof data !== "object" || data === null) return data ?? null;
   let view = pageViews.get(data);
   if (view === undefined) {
@@ -259,6 +260,7 @@ function pageView(data: unknown): unknown {
     );
     view = Array.isArray(data) ? json(data) : Object.fromEntries(entries.filter(([, v]) => v !== undefined));
     pageViews.set(data, view);
+    if (typeof view === "object" && view !== null) pageViews.set(view, view);
   }
   return view;
 }
