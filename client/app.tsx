@@ -38,6 +38,9 @@ export function App({ app, initial, pageJson }: AppProps) {
       }),
     [],
   );
+  // Development only (a production build drops it): `npm run dev` refetches the page's data through
+  // the router after the worker was rebuilt (client/dev/refresh.ts).
+  if (process.env.NODE_ENV !== "production") Object.assign(globalThis, { __vergeRouter: router });
   // Layout effect: focus and scroll happen before the new page is painted.
   useLayoutEffect(() => view.committed?.(), [view]);
   useEffect(() => listen(router), [router]);

@@ -4,6 +4,10 @@ export interface ClientBuildOptions {
   out: string;
   dev?: boolean;
   watch?: boolean;
+  /** Fast Refresh (with `dev`): the URL of `npm run dev`'s event channel the page listens to. */
+  devEvents?: string;
+  /** Under Fast Refresh, what each rebuild means to an open page (scripts/fast-refresh.mjs). */
+  onUpdate?: (update: { type: string }) => void;
   log?: (line: string) => void;
 }
 export declare const PRODUCT: { entry: string; routes: string; out: string };

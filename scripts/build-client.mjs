@@ -18,6 +18,7 @@ import { injectDebugIdInFile } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
 import { clientSource } from "./client-source.mjs";
 import { readRouteTable } from "./route-table.mjs";
+import { clientCode, fastRefresh, inputHashes, updateFor } from "./fast-refresh.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -146,7 +147,7 @@ async function injectDebugIds(outputs, dev) {
   return chunks;
 }
 
-async function writeManifest(result, { routesFile, outdir, outRoot, entry }) {
+async function writeManifest(result, { routesFile, outdir, outRoot, entry, refresh }) {
   const { outputs } = result.metafile;
   const leaks = serverOnlyLeaks(result.metafile);
   if (leaks.length > 0) {
@@ -180,7 +181,9 @@ async function writeManifest(result, { routesFile, outdir, outRoot, entry }) {
   const files = Object.keys(outputs)
     .filter((f) => !f.endsWith(".map"))
     .sort();
-  const build = createHash("sha256").update(files.join("\n")).digest("hex").slice(0, 12);
+  // Under Fast Refresh the build id stays put: a page whose code was refreshed in place still asks
+  // for page data as the build it has become (another id would make the worker answer 409).
+  const build = refresh ? "dev" : createHash("sha256").update(files.join("\n")).digest("hex").slice(0, 12);
   const manifest = {
     build,
     entry: rel(entryFile),
@@ -191,9 +194,11 @@ async function writeManifest(result, { routesFile, outdir, outRoot, entry }) {
   await writeFile(path.join(outRoot, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   // Which inputs reached which chunk: test/node reads it. Outside <out>/client: never served.
   await writeFile(path.join(outRoot, "client-metafile.json"), JSON.stringify(result.metafile));
-  // Drop files from earlier builds so <out>/client holds exactly this build.
+  // Drop files from earlier builds so <out>/client holds exactly this build. Not under Fast
+  // Refresh: until wrangler has reloaded the worker with this manifest, its documents still name
+  // the last build's files, and open pages still load them (the session began with an empty folder).
   const keep = new Set(Object.keys(outputs).map((f) => path.basename(f)));
-  for (const name of await readdir(outdir)) {
+  for (const name of refresh ? [] : await readdir(outdir)) {
     if (!keep.has(name)) await rm(path.join(outdir, name));
   }
   return manifest;
@@ -203,7 +208,20 @@ async function writeManifest(result, { routesFile, outdir, outRoot, entry }) {
  * Builds an app's client. `entry`, `routes` and `out` are relative to the project root; returns
  * the manifest, or (with `watch`) the esbuild context after the first build.
  */
-export async function buildClient({ entry, routes, out, dev = false, watch = false, log = console.log }) {
+export async function buildClient({
+  entry,
+  routes,
+  out,
+  dev = false,
+  watch = false,
+  devEvents,
+  onUpdate = () => {},
+  log = console.log,
+}) {
+  // Fast Refresh (scripts/fast-refresh.mjs): a development build that `npm run dev` serves, whose
+  // page follows the events at `devEvents`; `onUpdate` gets what each rebuild means to it.
+  const refresh = dev && devEvents ? devEvents : null;
+  let seen = null;
   const routesFile = path.join(root, routes);
   const outRoot = path.join(root, out);
   const outdir = path.join(outRoot, "client/assets");
@@ -220,12 +238,29 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     name: "manifest",
     setup(build) {
       build.onEnd(async (result) => {
-        if (result.errors.length > 0) return;
+        if (result.errors.length > 0) {
+          const [{ text, location }] = result.errors;
+          onUpdate({
+            type: "error",
+            file: location?.file ?? null,
+            line: location?.line ?? null,
+            message: text,
+          });
+          return;
+        }
         try {
           const chunks = await injectDebugIds(result.metafile.outputs, dev);
-          const manifest = await writeManifest(result, { routesFile, outdir, outRoot, entry });
+          const manifest = await writeManifest(result, { routesFile, outdir, outRoot, entry, refresh });
           await keepBuildMaps({ appDir: outRoot, build: manifest.build, dev, files: chunks });
           if (watch) log(`[client] rebuilt (build ${manifest.build})`);
+          if (refresh) {
+            const { metafile } = result;
+            const before = seen;
+            seen = { inputs: await inputHashes(metafile), code: await clientCode(metafile) };
+            onUpdate(
+              (before && updateFor({ before, after: seen, metafile, manifest, outdir })) || { type: "ok" },
+            );
+          }
         } catch (error) {
           if (!watch) throw error;
           console.error(`[client] ${error.message}`);
@@ -233,6 +268,7 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
       });
     },
   };
+  const source = clientSource({ entry: PUBLIC_ENTRY, isPage: (file) => pages.has(file) });
   const options = {
     absWorkingDir: root,
     entryPoints: [entry],
@@ -250,10 +286,14 @@ export async function buildClient({ entry, routes, out, dev = false, watch = fal
     metafile: true,
     jsx: "automatic",
     legalComments: "none",
-    define: { "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production") },
+    define: {
+      "process.env.NODE_ENV": JSON.stringify(dev ? "development" : "production"),
+      ...(refresh ? { __VERGE_DEV_EVENTS__: JSON.stringify(refresh) } : {}),
+    },
     logLevel: "silent",
     plugins: [
-      clientSource({ entry: PUBLIC_ENTRY, isPage: (file) => pages.has(file) }),
+      // Under Fast Refresh, the source plugin runs inside it: its output is what the transform reads.
+      refresh ? fastRefresh({ entry, inner: source }) : source,
       clientRoutes(routesFile, pages),
       lazyShell(routesFile),
       manifestPlugin,
@@ -282,11 +322,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       entry: { type: "string", default: PRODUCT.entry },
       routes: { type: "string", default: PRODUCT.routes },
       out: { type: "string", default: PRODUCT.out },
+      "dev-events": { type: "string" },
     },
   });
   const started = performance.now();
   try {
-    const result = await buildClient(values);
+    // Under `npm run dev` (an IPC channel to scripts/dev.mjs), each rebuild's meaning goes there.
+    const onUpdate = (update) => process.send?.(update);
+    const result = await buildClient({ ...values, devEvents: values["dev-events"], onUpdate });
     if (values.watch) console.log("[client] watching client/ and src/ for changes");
     else {
       const ms = Math.round(performance.now() - started);

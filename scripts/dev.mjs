@@ -1,19 +1,75 @@
-// `npm run dev`: builds the client, applies D1 migrations locally, then runs the client
-// build in watch mode beside `wrangler dev` (live reload). Arguments after `--` go to wrangler dev.
-import { LOCAL_SERVER_VARS, migrateLocally, runTogether, step, wranglerBin } from "./local-server.mjs";
+// `npm run dev`: builds the client, applies D1 migrations locally, then runs the client build in
+// watch mode beside `wrangler dev`, with React Fast Refresh: the page follows each rebuild in place
+// through an event channel of its own (scripts/dev-events.mjs, scripts/fast-refresh.mjs), and
+// refetches its data when the worker was rebuilt. Arguments after `--` go to wrangler dev.
+import { readFileSync, watch } from "node:fs";
+import path from "node:path";
+import { startDevEvents } from "./dev-events.mjs";
+import {
+  freePort,
+  LOCAL_SERVER_VARS,
+  migrateLocally,
+  runTogether,
+  step,
+  wranglerBin,
+} from "./local-server.mjs";
 
 const passThrough = process.argv.slice(2);
+const events = await startDevEvents(await freePort());
+const clientBuild = ["scripts/build-client.mjs", "--dev", "--dev-events", events.url];
 
-step("dev", "building the client (development)", process.execPath, ["scripts/build-client.mjs", "--dev"]);
+// After a save, wrangler reloads the worker (once or twice: the source, then the client's new
+// manifest), and the page then refetches its data (a loader may have changed), unless the client
+// build changed the page itself (a refresh, a stylesheet, a reload): refetched data carries new
+// form keys, which would remount its forms and lose what was typed. When the saved file is one the
+// client build reads, the decision waits for that build; a loader's edit changes no client output.
+const root = path.resolve(import.meta.dirname, "..");
+const save = { awaitingClient: false, clientChanged: false, serverPending: false };
+const clientInputs = () => {
+  try {
+    return new Set(
+      Object.keys(JSON.parse(readFileSync(path.join(root, "dist/client-metafile.json"), "utf8")).inputs),
+    );
+  } catch {
+    return new Set();
+  }
+};
+watch(path.join(root, "src"), { recursive: true }, (_, file) => {
+  const input = file && `src/${String(file).split(path.sep).join("/")}`;
+  Object.assign(save, {
+    awaitingClient: clientInputs().has(input),
+    clientChanged: false,
+    serverPending: false,
+  });
+});
+function fromClientBuild(update) {
+  save.awaitingClient = false;
+  if (["refresh", "css", "reload"].includes(update.type)) save.clientChanged = true;
+  else if (save.serverPending) events.send({ type: "server" });
+  save.serverPending = false;
+  if (update.type !== "none") events.send(update);
+}
+function fromWrangler(line) {
+  if (!line.includes("Local server updated and ready")) return;
+  if (save.awaitingClient) save.serverPending = true;
+  else if (!save.clientChanged) events.send({ type: "server" });
+}
+
+step("dev", "building the client (development)", process.execPath, clientBuild);
 migrateLocally("dev", passThrough);
-runTogether([
-  [process.execPath, ["scripts/build-client.mjs", "--dev", "--watch"]],
-  // DEV_SERVER: the CSP lets wrangler's injected reload script run, HTML is not gzipped by wrangler
-  // dev (which would hold a streamed page until it ends), and no page comes from the edge cache.
-  // NODE_ENV=development: the worker build (wrangler.toml [build]) bundles React's development code.
+runTogether(
   [
-    wranglerBin,
-    ["dev", "--live-reload", "--var", "DEV_SERVER:1", ...LOCAL_SERVER_VARS, ...passThrough],
-    { ...process.env, NODE_ENV: "development" },
+    [process.execPath, [...clientBuild, "--watch"], process.env, { onMessage: fromClientBuild }],
+    // DEV_SERVER: HTML is not gzipped by wrangler dev (which would hold a streamed page until it
+    // ends), and no page comes from the edge cache. NODE_ENV=development: the worker build
+    // (wrangler.toml [build]) bundles React's development code. No --live-reload: a worker reload
+    // (after any client or server edit) refetches the page's data instead of reloading it.
+    [
+      wranglerBin,
+      ["dev", "--var", "DEV_SERVER:1", ...LOCAL_SERVER_VARS, ...passThrough],
+      { ...process.env, NODE_ENV: "development" },
+      { onLine: fromWrangler },
+    ],
   ],
-]);
+  { onStop: () => events.close() },
+);

@@ -14,5 +14,13 @@ export function step(
   env?: NodeJS.ProcessEnv,
 ): void;
 export function migrateLocally(name: string, wranglerArgs: string[]): void;
-export function runTogether(children: [string, string[], NodeJS.ProcessEnv?][]): void;
+export function runTogether(
+  children: [
+    string,
+    string[],
+    NodeJS.ProcessEnv?,
+    { onMessage?: (message: unknown) => void; onLine?: (line: string) => void }?,
+  ][],
+  options?: { onStop?: () => void },
+): void;
 export const wranglerBin: string;

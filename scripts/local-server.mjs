@@ -72,18 +72,37 @@ export function migrateLocally(name, wranglerArgs) {
 }
 
 /**
- * Runs `children` (each [command, args, env]) until one exits or a signal comes, then stops the
- * rest; the process exits with the first one's status.
+ * Runs `children` (each [command, args, env, watch]) until one exits or a signal comes, then stops
+ * the rest; the process exits with the first one's status. `watch.onMessage` gets what the child
+ * sends over IPC, `watch.onLine` each line it prints (still printed).
  */
-export function runTogether(children) {
-  const running = children.map(([command, args, env = process.env]) =>
-    spawn(command, args, { cwd: root, stdio: "inherit", env }),
-  );
+export function runTogether(children, { onStop = () => {} } = {}) {
+  const running = children.map(([command, args, env = process.env, watch = {}]) => {
+    const stdio = [
+      "inherit",
+      watch.onLine ? "pipe" : "inherit",
+      "inherit",
+      ...(watch.onMessage ? ["ipc"] : []),
+    ];
+    const child = spawn(command, args, { cwd: root, stdio, env });
+    if (watch.onMessage) child.on("message", watch.onMessage);
+    if (watch.onLine) {
+      let pending = "";
+      child.stdout.on("data", (chunk) => {
+        process.stdout.write(chunk);
+        const lines = (pending + chunk).split("\n");
+        pending = lines.pop();
+        for (const line of lines) watch.onLine(line);
+      });
+    }
+    return child;
+  });
   let exiting = false;
   const stop = (code) => {
     if (exiting) return;
     exiting = true;
     for (const child of running) child.kill("SIGTERM");
+    onStop();
     process.exitCode = code;
   };
   for (const child of running) child.on("exit", (code) => stop(code ?? 0));

@@ -1,0 +1,97 @@
+// Development only (`npm run dev`; scripts/build-client.mjs adds it to the entry of a dev build,
+// never to a production one): React Fast Refresh. It hooks react-refresh's runtime into React
+// before React loads, registers the components the build's transform marks, and follows the dev
+// server's events: new component code is imported and refreshed in place (state kept), a new
+// stylesheet is swapped in, new server code refetches the page's data, a build error is shown.
+import RefreshRuntime from "react-refresh/runtime";
+import type { Router } from "../router";
+import { requestPage } from "../prefetch";
+import { PAGE_DATA_SCRIPT_ID } from "../../src/shared/protocol";
+import { hideBuildError, showBuildError } from "./build-error";
+
+/** Where `npm run dev` sends its events (an EventSource URL), set by the dev build. */
+declare const __VERGE_DEV_EVENTS__: string;
+
+RefreshRuntime.injectIntoGlobalHook(window);
+
+/** What the transform's `$RefreshReg$` calls: `id` is the file and the component's name in it. */
+export function register(type: unknown, id: string): void {
+  RefreshRuntime.register(type, id);
+}
+
+/** What the transform's `$RefreshSig$` calls: tracks a component's hooks, to know if state can stay. */
+export const signature = RefreshRuntime.createSignatureFunctionForTransform;
+
+/** An update from the dev server (scripts/dev-events.mjs). */
+type DevEvent =
+  | { type: "refresh"; chunks: string[] }
+  | { type: "css"; href: string }
+  | { type: "reload" }
+  | { type: "server" }
+  | { type: "error"; file: string | null; line: number | null; message: string }
+  | { type: "ok" };
+
+/**
+ * Waits until `href` is served: wrangler dev learns of a build's new files a moment after they are
+ * written (it reloads its asset server), and an import that fails once is not tried again.
+ */
+async function untilServed(href: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const response = await fetch(href, { method: "HEAD", cache: "no-store" }).catch(() => null);
+    if (response?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${href} was never served`);
+}
+
+/** The stylesheet of the build, swapped for `href` once the new one has loaded (no flash). */
+async function swapStylesheet(href: string): Promise<void> {
+  await untilServed(href);
+  const old = document.querySelector<HTMLLinkElement>('link[rel="stylesheet"][href^="/assets/"]');
+  if (!old) return location.reload();
+  const next = old.cloneNode() as HTMLLinkElement;
+  next.href = href;
+  next.addEventListener("load", () => old.remove(), { once: true });
+  old.parentNode?.insertBefore(next, old.nextSibling);
+}
+
+/** The page's data again, shown in place: what a loader edit changes. */
+async function refetchData(): Promise<void> {
+  const router = (globalThis as { __vergeRouter?: Router }).__vergeRouter;
+  // A development build's id never changes (scripts/build-client.mjs): the first page's is current.
+  const build = JSON.parse(document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "{}").build ?? "";
+  const answer = router ? await requestPage(new URL(location.href), build).catch(() => null) : null;
+  if (router && answer && "page" in answer) await router.showPage(answer.page, { url: location.href });
+  else location.reload();
+}
+
+async function apply(event: DevEvent): Promise<void> {
+  switch (event.type) {
+    case "refresh":
+      // Importing a chunk again runs its modules, which register their new components.
+      for (const chunk of event.chunks) {
+        await untilServed(chunk);
+        await import(/* @vite-ignore */ chunk);
+      }
+      RefreshRuntime.performReactRefresh();
+      return hideBuildError();
+    case "css":
+      await swapStylesheet(event.href);
+      return hideBuildError();
+    case "server":
+      return refetchData();
+    case "reload":
+      return location.reload();
+    case "error":
+      return showBuildError(event);
+    case "ok":
+      return hideBuildError();
+  }
+}
+
+let queue = Promise.resolve();
+const events = new EventSource(__VERGE_DEV_EVENTS__);
+events.addEventListener("message", (message: MessageEvent<string>) => {
+  const event = JSON.parse(message.data) as DevEvent;
+  queue = queue.then(() => apply(event)).catch(() => location.reload());
+});

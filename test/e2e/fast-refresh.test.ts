@@ -1,0 +1,155 @@
+// React Fast Refresh under `npm run dev`, in Chromium: edits to the project's copy that
+// `npm run dev` serves (test/e2e/global-setup.ts) show in the open page without a reload, and
+// what the page holds (a counter's state, typed text) stays. Each test restores what it edited.
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { openPage, useBrowser } from "./support";
+import { heading, untilHomeHydrated } from "./navigation-helpers";
+
+const browser = useBrowser();
+const devURL = inject("devURL");
+const devRoot = inject("devRoot");
+
+const edited = new Map<string, string>();
+
+/** Rewrites `file` (relative to the served copy) with `change`; afterEach puts it back. */
+async function edit(file: string, change: (source: string) => string) {
+  const full = path.join(devRoot, file);
+  const source = await readFile(full, "utf8");
+  if (!edited.has(full)) edited.set(full, source);
+  const next = change(source);
+  expect(next, `the edit of ${file} changes it`).not.toBe(source);
+  await writeFile(full, next);
+}
+
+/**
+ * Whether `/` is served with `text` and every script and stylesheet it names: after a save, the
+ * worker (with the new manifest) and the served files are reloaded one after the other.
+ */
+async function servedWhole(text: string): Promise<boolean> {
+  const html = await (await fetch(`${devURL}/`)).text();
+  if (!html.includes(text)) return false;
+  const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+  const statuses = await Promise.all(files.map(async (file) => (await fetch(`${devURL}${file}`)).status));
+  return statuses.every((status) => status === 200);
+}
+
+const untilServedWhole = (text: string) =>
+  expect.poll(() => servedWhole(text), { timeout: 30_000, interval: 250 }).toBe(true);
+
+afterEach(async () => {
+  for (const [file, source] of edited) await writeFile(file, source);
+  edited.clear();
+  // The served page is back as it was before the next test opens it.
+  await untilServedWhole("<h1>verge</h1>");
+});
+
+/** The home page, hydrated, its counter clicked to 3, and a mark only this document has. */
+async function openCountedHome(page: Page) {
+  await untilServedWhole("<h1>");
+  await page.goto("/");
+  await untilHomeHydrated(page);
+  const counter = page.getByTestId("counter");
+  await expect
+    .poll(async () => {
+      if ((await counter.textContent()) !== "Clicked 3 times") await counter.click();
+      return counter.textContent();
+    })
+    .toBe("Clicked 3 times");
+  await page.evaluate(() => Object.assign(window, { __document: "first" }));
+}
+
+const sameDocument = (page: Page) => page.evaluate(() => (window as { __document?: string }).__document);
+
+describe("npm run dev with Fast Refresh", () => {
+  it("updates an edited component in place: the counter keeps its count, with no reload", async () => {
+    const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
+    await openCountedHome(page);
+    await edit("src/app/pages/home.tsx", (source) =>
+      source.replace("<h1>verge</h1>", "<h1>verge, edited</h1>"),
+    );
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge, edited");
+    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
+    expect(await sameDocument(page)).toBe("first");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps typed text in a form when its page is edited", async () => {
+    const { page, context } = await openPage(browser(), { baseURL: devURL });
+    await untilServedWhole("<h1>");
+    await page.goto("/guestbook");
+    await page.waitForFunction(() => {
+      const form = document.querySelector("form[method=post]");
+      return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+    });
+    await page.getByLabel("Name").fill("typed before the edit");
+    await page.evaluate(() => Object.assign(window, { __document: "first" }));
+    await edit("src/app/pages/guestbook.tsx", (source) =>
+      source.replace("<h1>Guestbook</h1>", "<h1>Guestbook, edited</h1>"),
+    );
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("Guestbook, edited");
+    expect(await page.getByLabel("Name").inputValue()).toBe("typed before the edit");
+    expect(await sameDocument(page)).toBe("first");
+    await context.close();
+  });
+
+  it("swaps an edited stylesheet without a reload", async () => {
+    const { page, context } = await openPage(browser(), { baseURL: devURL });
+    await openCountedHome(page);
+    await edit("src/app/styles.css", (source) => `${source}\nh1 { letter-spacing: 7px; }\n`);
+    await expect
+      .poll(() => page.locator("h1").evaluate((h1) => getComputedStyle(h1).letterSpacing), {
+        timeout: 30_000,
+      })
+      .toBe("7px");
+    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
+    expect(await sameDocument(page)).toBe("first");
+    await context.close();
+  });
+
+  it("shows a loader's new data after the loader is edited, keeping the page's state", async () => {
+    const { page, context } = await openPage(browser(), { baseURL: devURL });
+    const withLoader = (note: string) => (source: string) =>
+      source
+        .replace(/\nexport async function loader\(\) \{[^\n]*\n/, "\n")
+        .replace(
+          "export default function Home(_: PageProps) {",
+          `export async function loader() { return { note: "${note}" }; }\n` +
+            "export default function Home({ data }: PageProps<{ note: string }>) {",
+        )
+        .replace("<h1>verge</h1>", '<h1>verge</h1><p data-testid="note">{data.note}</p>');
+    await edit("src/app/pages/home.tsx", withLoader("the first note"));
+    await expect
+      .poll(async () => (await fetch(`${devURL}/`)).text(), { timeout: 30_000 })
+      .toContain("the first note");
+    await openCountedHome(page);
+    await edit("src/app/pages/home.tsx", () => withLoader("the second note")(edited.values().next().value!));
+    await expect
+      .poll(() => page.getByTestId("note").textContent(), { timeout: 30_000 })
+      .toBe("the second note");
+    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
+    expect(await sameDocument(page)).toBe("first");
+    await context.close();
+  });
+
+  it("shows a syntax error over the page, naming the file and line, and clears it once fixed", async () => {
+    const { page, context } = await openPage(browser(), { baseURL: devURL });
+    await openCountedHome(page);
+    const source = await readFile(path.join(devRoot, "src/app/pages/home.tsx"), "utf8");
+    const line = source.split("\n").findIndex((text) => text.includes("<h1>verge</h1>")) + 1;
+    await edit("src/app/pages/home.tsx", (text) => text.replace("<h1>verge</h1>", "<h1>verge</h2>"));
+    const overlay = page.getByRole("alert").filter({ hasText: "Build error" });
+    await expect
+      .poll(() => overlay.textContent(), { timeout: 30_000 })
+      .toContain(`src/app/pages/home.tsx:${line}`);
+    await edit("src/app/pages/home.tsx", (text) => text.replace("<h1>verge</h2>", "<h1>verge, fixed</h1>"));
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge, fixed");
+    expect(await overlay.count()).toBe(0);
+    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
+    expect(await sameDocument(page)).toBe("first");
+    await context.close();
+  });
+});
