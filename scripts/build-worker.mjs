@@ -8,7 +8,7 @@
 // Sentry debug ID (scripts/debug-ids.mjs), and a copy of both goes to the maps folder of the
 // client build the worker embeds (scripts/build-maps.mjs).
 import * as esbuild from "esbuild";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -74,7 +74,9 @@ export async function buildWorker({
   minify = production,
 } = {}) {
   const outdir = path.resolve(root, out);
-  await rm(outdir, { recursive: true, force: true });
+  // Not emptied first: each build writes the same three files over the last ones, and wrangler dev
+  // starts a second build when a second save comes before the first ends (`npm run dev`, Fast
+  // Refresh): a second build emptying the folder under the first failed both (ENOTEMPTY).
   await mkdir(outdir, { recursive: true });
   let metafile;
   try {
