@@ -25,14 +25,16 @@ const clientBuild = ["scripts/build-client.mjs", "--dev", "--dev-events", events
 // client build reads, the decision waits for that build; a loader's edit changes no client output.
 const root = path.resolve(import.meta.dirname, "..");
 const save = { awaitingClient: false, clientChanged: false, serverPending: false };
+// The client build's inputs, from its last metafile (kept when a read meets it half written).
+let knownInputs = new Set();
 const clientInputs = () => {
   try {
-    return new Set(
-      Object.keys(JSON.parse(readFileSync(path.join(root, "dist/client-metafile.json"), "utf8")).inputs),
-    );
+    const metafile = JSON.parse(readFileSync(path.join(root, "dist/client-metafile.json"), "utf8"));
+    knownInputs = new Set(Object.keys(metafile.inputs));
   } catch {
-    return new Set();
+    // being written: the last one read
   }
+  return knownInputs;
 };
 watch(path.join(root, "src"), { recursive: true }, (_, file) => {
   const input = file && `src/${String(file).split(path.sep).join("/")}`;
