@@ -8,6 +8,7 @@ import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { buildDeployBundle } from "./bundle.mjs";
+import { BENCH_BOOKMARK_SECRET } from "./render-bookmark.mjs";
 
 /**
  * Points Miniflare (MINIFLARE_WORKERD_PATH) at a launcher that runs the pinned workerd with its
@@ -59,6 +60,8 @@ export async function startMiniflare({
     workers: [
       {
         ...(routed ? workerOptions : withoutAssets),
+        // The secret the app seals D1 bookmarks with: the workloads' bookmark is sealed under it.
+        bindings: { ...workerOptions.bindings, D1_BOOKMARK_SECRET: BENCH_BOOKMARK_SECRET },
         name: path.basename(bundle, ".js"),
         modules: true,
         modulesRoot: dir,

@@ -1,6 +1,7 @@
 // What the benchmark asks of the worker: the workloads, seeding the guestbook, and /slow's timings.
 import { request } from "node:http";
 import { randomUUID } from "node:crypto";
+import { RENDER_BOOKMARK } from "./render-bookmark.mjs";
 
 export const GUESTBOOK_ENTRIES = 500;
 const DATA = { "x-page-data": "1" };
@@ -9,7 +10,7 @@ const DATA = { "x-page-data": "1" };
  * its edge cache: the floor renders every time, so the app must too for the two to compare. `/`
  * reads no D1, so the bookmark costs nothing else.
  */
-const RENDER = { "x-d1-bookmark": "00000000-00000000-00000000-00000000000000000000000000000000" };
+const RENDER = { "x-d1-bookmark": RENDER_BOOKMARK };
 const FORM = "application/x-www-form-urlencoded";
 
 let signed = 0;

@@ -11,9 +11,18 @@ import { edgeCache } from "../../src/server/cache-entry";
 import { ITEM_ROUTES } from "./items";
 import { documentAlone } from "./document-alone";
 import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
+import { sealBookmark } from "../../src/server/bookmark-seal";
 
-/** A bookmark makes the app render a page it would serve from its edge cache (the floor always renders). */
-const RENDER = { [D1_BOOKMARK_HEADER]: "00000000-00000000-00000000-00000000000000000000000000000000" };
+/**
+ * A bookmark makes the app render a page it would serve from its edge cache (the floor always
+ * renders): sealed, as verge issues them, under the secret the benchmark gives the Worker.
+ */
+const render = async (env: Env) => ({
+  [D1_BOOKMARK_HEADER]: await sealBookmark(
+    env.D1_BOOKMARK_SECRET,
+    "00000000-00000000-00000000-00000000000000000000000000000000",
+  ),
+});
 
 interface Target {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
@@ -66,10 +75,10 @@ export default {
     const data = params.get("data") === "1";
     if (data) page.searchParams.set(PAGE_DATA_PARAM, "1");
     // hit=1: leave the bookmark out, so a page that opts into the edge cache is served from it.
-    const render = params.get("hit") === "1" ? {} : RENDER;
+    const bookmark = params.get("hit") === "1" ? {} : await render(env);
     if (params.get("cache") === "memory" && !(edgeCache() instanceof MemoryCache))
       Object.defineProperty(caches, "default", { value: new MemoryCache() });
-    const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1", ...render } : render;
+    const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1", ...bookmark } : bookmark;
     let bytes = 0;
     for (let i = 0; i < n; i++) {
       const response = await target.fetch(new Request(page, { headers }), env, ctx);
