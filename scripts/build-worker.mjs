@@ -8,7 +8,7 @@
 // Sentry debug ID (scripts/debug-ids.mjs), and a copy of both goes to the maps folder of the
 // client build the worker embeds (scripts/build-maps.mjs).
 import * as esbuild from "esbuild";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -74,30 +74,42 @@ export async function buildWorker({
   minify = production,
 } = {}) {
   const outdir = path.resolve(root, out);
-  // Not emptied first: each build writes the same three files over the last ones, and wrangler dev
-  // starts a second build when a second save comes before the first ends (`npm run dev`, Fast
-  // Refresh): a second build emptying the folder under the first failed both (ENOTEMPTY).
-  await mkdir(outdir, { recursive: true });
-  let metafile;
+  // wrangler dev starts a second build when a second save comes before the first ends (`npm run
+  // dev`, Fast Refresh). Each build works in a folder of its own beside `outdir` (the same depth,
+  // so the map's relative sources hold) and moves its files in at the end, each by one rename:
+  // no build empties, or reads half-written, another's files.
+  await mkdir(path.dirname(outdir), { recursive: true });
+  const staging = await mkdtemp(path.join(path.dirname(outdir), `.${path.basename(outdir)}-`));
   try {
-    ({ metafile } = await esbuild.build(workerBuildOptions({ entry, out: outdir, production, minify })));
-  } catch (error) {
-    const messages =
-      error.errors?.map((e) => `${e.location?.file ?? ""} ${e.text}`).join("\n") ?? error.message;
-    throw new Error(`worker build of ${entry} failed:\n${messages}`);
+    let metafile;
+    try {
+      ({ metafile } = await esbuild.build(workerBuildOptions({ entry, out: staging, production, minify })));
+    } catch (error) {
+      const messages =
+        error.errors?.map((e) => `${e.location?.file ?? ""} ${e.text}`).join("\n") ?? error.message;
+      throw new Error(`worker build of ${entry} failed:\n${messages}`);
+    }
+    // Which modules went in (test/node reads it); wrangler uploads worker.js alone.
+    await writeFile(path.join(staging, "metafile.json"), JSON.stringify(metafile));
+    const { code, portableMap } = await injectDebugIdInFile(path.join(staging, "worker.js"), {
+      writeMap: true,
+    });
+    const manifest = embeddedManifest(metafile);
+    if (manifest) {
+      const { build } = JSON.parse(await readFile(manifest, "utf8"));
+      const appDir = path.dirname(manifest);
+      const files = [{ name: "worker.js", code, map: portableMap }];
+      await keepBuildMaps({ appDir, build, dev: !production, files });
+    }
+    await mkdir(outdir, { recursive: true });
+    // The bundle last: whoever sees the new worker.js finds its map and metafile already there.
+    for (const name of ["metafile.json", "worker.js.map", "worker.js"]) {
+      await rename(path.join(staging, name), path.join(outdir, name));
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
-  // Which modules went in (test/node reads it); wrangler uploads worker.js alone.
-  await writeFile(path.join(outdir, "metafile.json"), JSON.stringify(metafile));
-  const file = path.join(outdir, "worker.js");
-  const { code, portableMap } = await injectDebugIdInFile(file, { writeMap: true });
-  const manifest = embeddedManifest(metafile);
-  if (manifest) {
-    const { build } = JSON.parse(await readFile(manifest, "utf8"));
-    const appDir = path.dirname(manifest);
-    const files = [{ name: "worker.js", code, map: portableMap }];
-    await keepBuildMaps({ appDir, build, dev: !production, files });
-  }
-  return file;
+  return path.join(outdir, "worker.js");
 }
 
 /** The client manifest the worker embeds (its build id keys the maps folder), if it embeds one. */
