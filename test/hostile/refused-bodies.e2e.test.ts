@@ -182,7 +182,7 @@ describe("a body declared over the 1 MiB limit", () => {
     "is answered 413 before the rest arrives (%s), and the next request on a new connection is answered",
     async (_, { request, status, next }) => {
       // Only the head is awaited: wrangler's dev proxy never ends an HTML answer to a request whose
-      // body is still coming (it rewrites HTML for live reload); the README says more.
+      // body is still coming (it rewrites HTML for live reload); docs/decisions.md says more.
       const answer = await rawRequest(baseURL, { ...request, timeoutMs: 3_000 });
       expect(answer.status).toBe(status);
       expect(answer.headMs).toBeLessThan(2_000);
