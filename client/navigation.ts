@@ -1,10 +1,7 @@
 // Document-level listeners, so pages keep using plain <a>: same-origin link clicks navigate
 // client-side, intent (hover, focus, touch) prefetches, and Back/Forward re-render.
-import type { Router } from "./router";
+import { isOwn, type Router } from "./router";
 import { initScroll } from "./scroll";
-
-/** A page of this origin over http(s): not another site, nor a javascript:, data: or blob: URL. */
-export const isOwn = (url: URL) => url.href.startsWith(location.origin + "/");
 
 /** The same-origin page a link leads to, or null when the browser should handle it. */
 export function linkTarget(target: EventTarget | null): URL | null {

@@ -1,27 +1,7 @@
 // Error capture: every thrown value (an Error or anything else) gets one digest, goes on the
 // request's log record and to the injected reporting hook. Capturing never throws.
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv, ReportError } from "./context";
-
-/** An error as the log line and the fallback know it. */
-export interface CapturedError {
-  digest: string;
-  message: string;
-  stack?: string;
-}
-
-/** What the reporting hook receives for each captured error. */
-export interface ErrorReport {
-  /** The thrown value itself: an Error, or whatever else was thrown. */
-  error: unknown;
-  digest: string;
-  route: string | null;
-  ray: string;
-  request: Request;
-  env: Env;
-  /** The build id, as the release the error belongs to. */
-  release: string;
-}
+import type { AppEnv, CapturedError, ErrorReport, ReportError } from "./context";
 
 /**
  * A thrown value as text, whatever it is: `String(Object.create(null))` throws, a getter may

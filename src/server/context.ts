@@ -1,11 +1,9 @@
-// Types of the per-request context every handler and middleware shares.
+// Types of the per-request context every handler and middleware shares: the shape of each
+// variable lives here, and the module named beside it fills it in, so no module of the runtime
+// needs another's types to know what a request carries.
 import type { Context } from "hono";
-import type { AppDefinition } from "../shared/route-module";
+import type { AppDefinition, D1Session, PageEnv } from "../shared/route-module";
 import type { ClientManifest } from "./manifest";
-import type { CapturedError, ErrorReport } from "./capture";
-import type { D1State } from "./d1-session";
-import type { KindOfRequest } from "./request-kind";
-import type { Timings } from "./timings";
 
 /** What kind of request this is: decided once, before any handler (request-kind.ts), and logged. */
 export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
@@ -59,3 +57,69 @@ export interface AppEnv {
 }
 
 export type AppContext = Context<AppEnv>;
+
+/** An error as the log line and the fallback know it (capture.ts). */
+export interface CapturedError {
+  digest: string;
+  message: string;
+  stack?: string;
+}
+
+/** What the reporting hook receives for each captured error. */
+export interface ErrorReport {
+  /** The thrown value itself: an Error, or whatever else was thrown. */
+  error: unknown;
+  digest: string;
+  route: string | null;
+  ray: string;
+  request: Request;
+  env: Env;
+  /** The build id, as the release the error belongs to. */
+  release: string;
+}
+
+/** The request's D1 session and what page code's env holds (d1-session.ts). */
+export interface D1State {
+  env: PageEnv;
+  session?: D1DatabaseSession;
+  /** What page code holds: the session, watched for writes and where D1 served it. */
+  db?: D1Session;
+  /** The visitor's valid bookmark the session started from (reads only). */
+  from?: string;
+  /** Whether a statement that may write ran: any but a single SELECT. */
+  wrote: boolean;
+}
+
+/** A request's kind and what follows from it (request-kind.ts). */
+export interface KindOfRequest {
+  /** Null for a method no page, action or relay takes (405). */
+  kind: RequestKind | null;
+  /**
+   * An action sent by our client script: it always names the action in X-Action, which a plain
+   * HTML form cannot. It is answered in JSON; a form's action with redirects and pages.
+   */
+  script: boolean;
+  /** How its failures are answered. */
+  errorFormat: ErrorFormat;
+}
+
+/**
+ * The request's phases: route match, cache lookup, loader, action, render until the shell, the
+ * relay's upstream call, and each deferred value (`deferred:<key>`) until it settles.
+ */
+export type Phase = "match" | "cache" | "loader" | "action" | "shell" | "relay" | `deferred:${string}`;
+
+/** The slice of the runtime's Workers tracing timings.ts uses (`tracing` of cloudflare:workers). */
+export type Tracing = Pick<globalThis.Tracing, "enterSpan">;
+
+/** When this request's phases began and ended (timings.ts). */
+export interface Timings {
+  /** performance.now() when the request arrived; every edge below is relative to it. */
+  readonly start: number;
+  /** Each phase's [start, duration] in ms; a phase that runs twice adds to its duration. */
+  readonly phases: Partial<Record<Phase, [number, number]>>;
+  /** D1: when the first statement started, what D1's meta.duration adds up to, how many ran. */
+  d1?: { at: number; ms: number; queries: number };
+  /** The runtime's tracing, for a request it samples: the others enter no span past the first. */
+  tracing: Tracing | null;
+}

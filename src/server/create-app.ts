@@ -3,9 +3,9 @@
 // request's kind, timings, log line, error capture, security headers, the routes' rules (checked
 // once), D1 bookmarks.
 import { Hono } from "hono";
-import type { AppConfig, AppEnv, ReportError } from "./context";
+import type { AppConfig, AppEnv, ReportError, Tracing } from "./context";
 import { requestLogger } from "./logger";
-import { requestTimings, type Tracing } from "./timings";
+import { requestTimings } from "./timings";
 import { errorCapture } from "./capture";
 import { securityHeaders } from "./headers";
 import { d1Bookmarks } from "./d1-session";

@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import { generateCookie, getCookie } from "hono/cookie";
 import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, D1_BOOKMARK_MAX_AGE_S } from "../shared/protocol";
 import type { D1Session, PageEnv } from "../shared/route-module";
-import type { AppContext, AppEnv } from "./context";
+import type { AppContext, AppEnv, D1State } from "./context";
 import { logField } from "./logger";
 import { openBookmark, sealBookmark } from "./bookmark-seal";
 import { requestKind } from "./request-kind";
@@ -21,17 +21,6 @@ const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 const MAX_BOOKMARK_BYTES = 256;
 /** The one binding page code gets as a session: a bookmark belongs to one database. */
 const BINDING = "DB";
-
-export interface D1State {
-  env: PageEnv;
-  session?: D1DatabaseSession;
-  /** What page code holds: the session, watched for writes and where D1 served it. */
-  db?: D1Session;
-  /** The visitor's valid bookmark the session started from (reads only). */
-  from?: string;
-  /** Whether a statement that may write ran: any but a single SELECT. */
-  wrote: boolean;
-}
 
 function isBookmark(value: string | null | undefined): value is string {
   return typeof value === "string" && value.length <= MAX_BOOKMARK_BYTES && BOOKMARK.test(value);

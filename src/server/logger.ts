@@ -1,8 +1,7 @@
 // One JSON log line per request, on stdout: readable in `wrangler tail --format json`,
 // Workers Logs, and `npm run dev` alike (pipe either into `npm run logs`).
 import type { MiddlewareHandler } from "hono";
-import type { AppContext, AppEnv, CacheState, RequestKind, RequestLog } from "./context";
-import type { CapturedError } from "./capture";
+import type { AppContext, AppEnv, CacheState, CapturedError, RequestKind, RequestLog } from "./context";
 import { waitUntil } from "./capture";
 import { timingsField } from "./timings";
 

@@ -3,21 +3,8 @@
 // read this one decision.
 import type { MiddlewareHandler } from "hono";
 import { ACTION_HEADER, PAGE_DATA_HEADER } from "../shared/protocol";
-import type { AppContext, AppEnv, ErrorFormat, RequestKind } from "./context";
+import type { AppContext, AppEnv, ErrorFormat, KindOfRequest, RequestKind } from "./context";
 import { relayPath } from "./relay";
-
-/** A request's kind and what follows from it. */
-export interface KindOfRequest {
-  /** Null for a method no page, action or relay takes (405). */
-  kind: RequestKind | null;
-  /**
-   * An action sent by our client script: it always names the action in X-Action, which a plain
-   * HTML form cannot. It is answered in JSON; a form's action with redirects and pages.
-   */
-  script: boolean;
-  /** How its failures are answered. */
-  errorFormat: ErrorFormat;
-}
 
 function kindOf(request: Request, path: string, env: Env): RequestKind | null {
   const method = request.method;

@@ -3,8 +3,7 @@
 // hook it returns is all the app sees (toucan-js is archived upstream; this keeps it swappable).
 import { Toucan } from "toucan-js";
 import { parseDsn } from "./sentry-dsn";
-import type { ReportError } from "./context";
-import type { ErrorReport } from "./capture";
+import type { ErrorReport, ReportError } from "./context";
 
 export interface SentryReporterOptions {
   /** Replaces fetch for sending events (tests). */

@@ -2,28 +2,8 @@
 // Server-Timing header and, where the runtime traces Workers, its spans.
 import type { MiddlewareHandler } from "hono";
 import { isRedirect } from "../shared/route-module";
-import type { AppContext, AppEnv, RequestKind } from "./context";
+import type { AppContext, AppEnv, Phase, RequestKind, Timings, Tracing } from "./context";
 import { HttpError } from "./errors";
-
-/**
- * The request's phases: route match, cache lookup, loader, action, render until the shell, the
- * relay's upstream call, and each deferred value (`deferred:<key>`) until it settles.
- */
-export type Phase = "match" | "cache" | "loader" | "action" | "shell" | "relay" | `deferred:${string}`;
-
-/** The slice of the runtime's Workers tracing this module uses (`tracing` of cloudflare:workers). */
-export type Tracing = Pick<globalThis.Tracing, "enterSpan">;
-
-export interface Timings {
-  /** performance.now() when the request arrived; every edge below is relative to it. */
-  readonly start: number;
-  /** Each phase's [start, duration] in ms; a phase that runs twice adds to its duration. */
-  readonly phases: Partial<Record<Phase, [number, number]>>;
-  /** D1: when the first statement started, what D1's meta.duration adds up to, how many ran. */
-  d1?: { at: number; ms: number; queries: number };
-  /** The runtime's tracing, for a request it samples: the others enter no span past the first. */
-  tracing: Tracing | null;
-}
 
 /** `tracing` if it is the runtime's Workers tracing (cloudflare:workers has it where Workers trace). */
 function usable(tracing: unknown): Tracing | null {

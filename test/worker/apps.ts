@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { createApp, type AppDeps } from "../../src/server/create-app";
 import type { ClientManifest } from "../../src/server/manifest";
 import type { RouteTable } from "../../src/shared/route-module";
-import type { ErrorReport } from "../../src/server/capture";
+import type { ErrorReport } from "../../src/server/context";
 import { app as product } from "../../src/app";
 import productManifest from "../../dist/manifest.json";
 import fixtureManifest from "../../dist/fixture/manifest.json";

@@ -1,6 +1,6 @@
 // An app built like src/worker.ts but recording what it would send out: the error reports
 // (instead of Sentry) and the log lines (instead of stdout).
-import type { ErrorReport } from "../../src/server/capture";
+import type { ErrorReport } from "../../src/server/context";
 import { productApp } from "./apps";
 
 export function recordingApp() {

@@ -6,7 +6,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import * as workers from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/server/create-app";
-import type { Tracing } from "../../src/server/timings";
+import type { Tracing } from "../../src/server/context";
 import { app as product } from "../../src/app";
 import { manifest } from "./apps";
 import { ORIGIN } from "./action-helpers";
