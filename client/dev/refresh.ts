@@ -8,14 +8,29 @@ import type { Router } from "../router";
 import { requestPage } from "../prefetch";
 import { PAGE_DATA_SCRIPT_ID } from "../../src/shared/protocol";
 import { hideBuildError, showBuildError } from "./build-error";
+import { FAST_REFRESH_HOOK, type RefreshMade } from "../../src/shared/fast-refresh-hook";
 
 /** Where `npm run dev` sends its events (an EventSource URL), set by the dev build. */
 declare const __VERGE_DEV_EVENTS__: string;
 
 RefreshRuntime.injectIntoGlobalHook(window);
 
+/** Components the runtime's factories made (formFor) since the transform last registered one. */
+const made: { type: unknown; name: string }[] = [];
+const onMade: RefreshMade = (type, name) => void made.push({ type, name });
+Object.assign(globalThis, { [FAST_REFRESH_HOOK]: onMade });
+
 /** What the transform's `$RefreshReg$` calls: `id` is the file and the component's name in it. */
 export function register(type: unknown, id: string): void {
+  // The transform registers a module's components at its end: what a factory made meanwhile was
+  // made at the top of this module (or of one it imports that has no component of its own), so
+  // it gets an id of this file, the same each time the module runs again.
+  const file = id.slice(0, id.lastIndexOf(" "));
+  made
+    .splice(0)
+    .forEach((component, index) =>
+      RefreshRuntime.register(component.type, `${file} ${component.name}#${index}`),
+    );
   RefreshRuntime.register(type, id);
 }
 

@@ -6,6 +6,7 @@ import {
   useEffect,
   useRef,
   useState,
+  type Context,
   type FormEvent,
   type ReactNode,
 } from "react";
@@ -32,7 +33,16 @@ export interface FormState<F extends string = string, R = unknown> {
   id: string;
 }
 
-const FormContext = createContext<FormState | null>(null);
+/**
+ * Under `npm run dev`, Fast Refresh runs a page's chunk again after an edit, this module with it
+ * when only that page has forms: a new context there would remount every form, losing what was
+ * typed. One context per document then; production runs the module once and drops the branch.
+ */
+const FormContext: Context<FormState | null> =
+  process.env.NODE_ENV === "production"
+    ? createContext<FormState | null>(null)
+    : ((globalThis as { __vergeFormContext?: Context<FormState | null> }).__vergeFormContext ??=
+        createContext<FormState | null>(null));
 
 export function useFormState<F extends string = string, R = unknown>(): FormState<F, R> {
   const state = useContext(FormContext);

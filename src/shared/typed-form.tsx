@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Form, useFormState, type FormProps, type FormState } from "./form";
 import { Field, SubmitButton, type FieldProps } from "./form-fields";
 import type { ActionResult, FieldNames, FormSchema } from "./schema-action";
+import { madeForRefresh } from "./fast-refresh-hook";
 
 export interface TypedForm<F extends string, R> {
   /** `<Form>` for this action; `schema` (if given to formFor) also runs in the browser. */
@@ -27,6 +28,9 @@ export function formFor<A>() {
     function NamedForm(props: Omit<FormProps<FieldNames<A[K]>>, "actionName" | "schema">) {
       return <Form {...props} actionName={actionName} schema={options.schema} />;
     }
+    // A new component each time the page's module runs: after an edit, Fast Refresh must know it
+    // is the same form, or React remounts it and what was typed is lost. Production drops this.
+    if (process.env.NODE_ENV !== "production") madeForRefresh(NamedForm, `formFor(${actionName})`);
     return { Form: NamedForm, Field, SubmitButton, useFormState } as TypedForm<
       FieldNames<A[K]>,
       ActionResult<A[K]>

@@ -13,6 +13,8 @@ const REFRESH_MARKS = [
   "injectIntoGlobalHook",
   "$RefreshReg$",
   "__vergeRouter",
+  "__vergeRefreshMade",
+  "__vergeFormContext",
   "EventSource",
 ];
 

@@ -1,0 +1,17 @@
+// How the runtime's component factories (formFor) reach `npm run dev`'s Fast Refresh
+// (client/dev/refresh.ts): a hook on globalThis that only a development build under `npm run dev` sets.
+
+/** Where client/dev/refresh.ts puts the hook. */
+export const FAST_REFRESH_HOOK = "__vergeRefreshMade";
+
+/** Takes a component a factory made, named by what made it (`formFor(sign)`). */
+export type RefreshMade = (type: unknown, name: string) => void;
+
+/**
+ * Tells Fast Refresh about a component made at a module's top, which its transform cannot see:
+ * registered under that module, the component made when the module runs again after an edit is
+ * the same component to React, which then keeps its state and its DOM (text typed in a form).
+ */
+export function madeForRefresh(type: unknown, name: string): void {
+  (globalThis as { [FAST_REFRESH_HOOK]?: RefreshMade })[FAST_REFRESH_HOOK]?.(type, name);
+}
