@@ -99,9 +99,10 @@ describe("npm run dev with Fast Refresh", () => {
     await context.close();
   });
 
-  it("keeps typed text in the guestbook's form (made by formFor) when the guestbook is edited", async () => {
+  it("keeps typed text in the guestbook's form (made by formFor) when the guestbook is edited, and checks with the edited schema", async () => {
     const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
-    const signHeading = () => page.locator("#sign-heading").textContent();
+    const posts: string[] = [];
+    page.on("request", (request) => void (request.method() === "POST" && posts.push(request.url())));
     await untilServedWhole("Sign the guestbook</h2>", "/guestbook");
     await page.goto("/guestbook");
     // Typed text counts once React owns the form: hydration would otherwise keep it anyway.
@@ -113,13 +114,25 @@ describe("npm run dev with Fast Refresh", () => {
     await page.evaluate(() => Object.assign(window, { __document: "first" }));
     await page.getByLabel("Name").fill("Ada, typed before the edit");
     await page.getByLabel("Message").fill("A message typed before the edit");
+    // Visible text, and the schema given to formFor: the refreshed form checks with the new one.
     await edit("src/app/pages/guestbook.tsx", (source) =>
-      source.replace("Sign the guestbook</h2>", "Sign the guestbook, edited</h2>"),
+      source
+        .replace("Sign the guestbook</h2>", "Sign the guestbook, edited</h2>")
+        .replace('label: "Message",', 'label: "Your message",'),
     );
-    await expect.poll(signHeading, { timeout: 30_000 }).toBe("Sign the guestbook, edited");
+    await expect
+      .poll(() => page.locator("#sign-heading").textContent(), { timeout: 30_000 })
+      .toBe("Sign the guestbook, edited");
     expect(await page.getByLabel("Name").inputValue()).toBe("Ada, typed before the edit");
     expect(await page.getByLabel("Message").inputValue()).toBe("A message typed before the edit");
     expect(await sameDocument(page)).toBe("first");
+    // Blank to the schema, not to the browser's own `required` check.
+    await page.getByLabel("Message").fill("  ");
+    await page.getByRole("button", { name: "Sign the guestbook" }).click();
+    await expect
+      .poll(() => page.locator(".field-error").allTextContents())
+      .toEqual(["Your message is required."]);
+    expect(posts, "the browser checked the form itself").toEqual([]);
     expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
     await context.close();
   });
