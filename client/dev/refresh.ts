@@ -1,8 +1,9 @@
 // Development only (`npm run dev`; scripts/build-client.mjs adds it to the entry of a dev build,
 // never to a production one): React Fast Refresh. It hooks react-refresh's runtime into React
-// before React loads, registers the components the build's transform marks, and follows the dev
-// server's events: new component code is imported and refreshed in place (state kept), a new
-// stylesheet is swapped in, new server code refetches the page's data, a build error is shown.
+// before React loads, registers the components the build's transform marks (and those formFor
+// makes, which it cannot see), and follows the dev server's events: new component code is
+// imported and refreshed in place (state kept), a new stylesheet is swapped in, new server code
+// refetches the page's data, a build error is shown.
 import RefreshRuntime from "react-refresh/runtime";
 import type { Router } from "../router";
 import { requestPage } from "../prefetch";
