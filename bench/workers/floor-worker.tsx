@@ -100,16 +100,18 @@ async function render(module: RouteModule, data: unknown, url: URL): Promise<Res
  * page costs beyond it is the framework's; what it costs itself grows with the page (the bytes
  * the Worker sends).
  */
-const kept = new Map<string, { body: ArrayBuffer; type: string }>();
+const kept = new Map<string, { body: Blob; type: string }>();
 
 async function keptPage(path: string, render: () => Promise<Response>): Promise<Response> {
   let page = kept.get(path);
   if (!page) {
     const response = await render();
-    page = { body: await response.arrayBuffer(), type: response.headers.get("Content-Type") ?? "" };
+    page = { body: await response.blob(), type: response.headers.get("Content-Type") ?? "" };
     kept.set(path, page);
   }
-  return new Response(new Uint8Array(page.body), { headers: { "Content-Type": page.type } });
+  // A Blob: the runtime sends its bytes as they are, where one made from an ArrayBuffer would be
+  // copied into a fresh allocation first.
+  return new Response(page.body, { headers: { "Content-Type": page.type } });
 }
 
 export default {

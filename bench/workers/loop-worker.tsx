@@ -50,14 +50,15 @@ const TARGETS: Record<string, Target> = {
  * SQLite store in the Worker's process, which on the edge are not the Worker's CPU.
  */
 class MemoryCache {
-  entries = new Map<string, { body: ArrayBuffer; init: ResponseInit }>();
+  // Blobs, as in app-worker.tsx: a Response over one is not a copy of it.
+  entries = new Map<string, { body: Blob; init: ResponseInit }>();
   async match(key: Request) {
     const e = this.entries.get(key.url);
     return e ? new Response(e.body, e.init) : undefined;
   }
   async put(key: Request, response: Response) {
     const init = { status: response.status, headers: [...response.headers] };
-    this.entries.set(key.url, { body: await response.arrayBuffer(), init });
+    this.entries.set(key.url, { body: await response.blob(), init });
   }
   async delete(key: Request) {
     return this.entries.delete(key.url);
