@@ -10,12 +10,13 @@ export type CachedKind = "html" | "data";
 export const CACHED_KINDS: readonly CachedKind[] = ["html", "data"];
 
 /**
- * Kept with an entry and never sent: when it was stored (ms), its document's placeholder, and
- * the byte offsets where the placeholder stands.
+ * Kept with an entry and never sent: when it was stored (ms), its document's placeholder, the
+ * byte offsets where the placeholder stands, and the document's length in bytes.
  */
 const STORED_AT_HEADER = "X-Verge-Stored-At";
 export const PLACEHOLDER_HEADER = "X-Verge-Placeholder";
 const NONCE_AT_HEADER = "X-Verge-Nonce-At";
+const LENGTH_HEADER = "X-Verge-Length";
 
 /**
  * A UUID, the shape of most keys made for one response: an answer holding one is not stored (nor
@@ -88,7 +89,10 @@ export async function findEntry(
     .match(key)
     .catch(() => undefined);
   if (!entry) return null;
-  if (kind === "html" && !(entry.headers.has(PLACEHOLDER_HEADER) && entry.headers.has(NONCE_AT_HEADER))) {
+  const document = [PLACEHOLDER_HEADER, NONCE_AT_HEADER, LENGTH_HEADER].every((name) =>
+    entry.headers.has(name),
+  );
+  if (kind === "html" && !document) {
     await entry.body?.cancel();
     return null;
   }
@@ -98,8 +102,9 @@ export async function findEntry(
 
 /**
  * An entry as an answer, with only its body and type; a document with `nonce` written at its
- * recorded offsets, and nowhere else: no parse of the page, and a cost that does not grow with
- * it. Null if an offset does not hold the entry's placeholder (then the page is rendered).
+ * recorded offsets, and nowhere else: no parse of the page, only a read and a copy of its bytes.
+ * Null if the document is not the length stored or an offset does not hold the entry's
+ * placeholder (then the page is rendered).
  */
 export async function servedEntry(
   entry: Response,
@@ -114,10 +119,36 @@ export async function servedEntry(
   if (placeholder === null) return new Response(entry.body, init);
   const at = entry.headers.get(NONCE_AT_HEADER)!;
   const offsets = at === "" ? [] : at.split(",").map(Number);
-  // One read of the entry into the isolate, a few bytes written, and no other copy: a stream
-  // spliced chunk by chunk cost several times more here, per chunk of the cache's body.
-  const bytes = new Uint8Array(await entry.arrayBuffer());
-  return spliceAt(bytes, offsets, placeholder, nonce) ? new Response(bytes, init) : null;
+  // One read of the entry into the isolate, a few bytes written, and one copy into the answer: a
+  // stream spliced chunk by chunk cost several times more here, per chunk of the cache's body.
+  // A read that fails only costs a render, as a lookup that fails does.
+  const length = Number(entry.headers.get(LENGTH_HEADER));
+  const bytes = await readWhole(entry.body, length).catch(() => null);
+  return bytes && spliceAt(bytes, offsets, placeholder, nonce) ? new Response(bytes, init) : null;
+}
+
+/** workerd's BYOB reader, as far as readWhole uses it. */
+interface RuntimeByobReader {
+  readAtLeast<T extends ArrayBufferView>(min: number, view: T): Promise<{ value?: T }>;
+  cancel(): Promise<void>;
+}
+
+/**
+ * All of `body` if it holds `length` bytes, else null (the entry is cut short or not the one
+ * stored): read by the runtime straight into one buffer of that size, where `arrayBuffer()`
+ * gathers the chunks and then copies them into its own.
+ */
+async function readWhole(
+  body: ReadableStream | null,
+  length: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (body === null || !Number.isSafeInteger(length) || length < 0) return null;
+  // workerd's reader: the DOM lib's (for client code), which wins here, lacks readAtLeast.
+  const reader = body.getReader({ mode: "byob" }) as unknown as RuntimeByobReader;
+  // One byte more than stored: a longer body fills it, and is refused.
+  const { value } = await reader.readAtLeast(length + 1, new Uint8Array(length + 1));
+  await reader.cancel();
+  return value?.byteLength === length ? value : null;
 }
 
 /** A document's form key field: such a page is one visitor's, whatever its key's shape. */
@@ -151,6 +182,7 @@ export async function storeEntry(
     if (offsets === null) return false;
     headers[PLACEHOLDER_HEADER] = nonce;
     headers[NONCE_AT_HEADER] = offsets.join(",");
+    headers[LENGTH_HEADER] = String(bytes.byteLength);
   }
   await edgeCache().put(key, new Response(bytes, { headers }));
   return true;

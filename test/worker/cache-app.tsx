@@ -249,4 +249,21 @@ export async function storedPlaceholder(path: string, kind: CachedKind = "html",
   return entry?.headers.get(PLACEHOLDER_HEADER) ?? null;
 }
 
+/**
+ * Puts `change(body)` back in place of a stored entry's body, under the same headers: an entry
+ * that is no longer the one stored (cut short, or grown), as a visitor never could make it.
+ */
+export async function alterStored(
+  path: string,
+  change: (body: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>,
+) {
+  const cache = (caches as unknown as { default: Cache }).default;
+  const key = cacheKey(new URL(path, ORIGIN), "html", cacheGeneration(manifest.build, env));
+  const entry = await cache.match(key);
+  if (!entry) throw new Error(`nothing stored for ${path}`);
+  const headers = new Headers(entry.headers);
+  headers.delete("Content-Length");
+  await cache.put(key, new Response(change(new Uint8Array(await entry.arrayBuffer())), { headers }));
+}
+
 export const pageData = { "X-Page-Data": "1" };

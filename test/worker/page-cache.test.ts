@@ -1,7 +1,7 @@
 // The edge cache (src/server/page-cache.ts): pages that export `cache` are rendered once and
 // served from this location's Cache API, each hit with a fresh nonce; everything else renders.
 import { describe, expect, it, vi } from "vitest";
-import { cacheApp, fresh, pageData, storedPlaceholder, version } from "./cache-app";
+import { alterStored, cacheApp, fresh, pageData, storedPlaceholder, version } from "./cache-app";
 import { cspNonce, request, scriptsAndLinks } from "./html";
 import { WRANGLER_LIVE_RELOAD_HASH } from "../../src/server/headers";
 import { bookmarkAt, sealed } from "./d1-doubles";
@@ -32,6 +32,27 @@ describe("a page that opts into the edge cache", () => {
       expect(tagged.length).toBeGreaterThanOrEqual(3);
       for (const el of tagged) expect(el.attributes.nonce).toBe(nonces[i]);
     }
+  });
+
+  it("renders instead of serving a stored document longer or shorter than it was stored", async () => {
+    const path = fresh("/counted");
+    await visit(path);
+    const grown = new TextEncoder().encode("<p>Grown after it was stored</p>");
+    await alterStored(path, (body) => {
+      const longer = new Uint8Array(body.length + grown.length);
+      longer.set(body);
+      longer.set(grown, body.length);
+      return longer;
+    });
+    const afterGrown = await visit(path);
+    await alterStored(path, (body) => body.slice(0, -1));
+    const afterCut = await visit(path);
+    expect([afterGrown.line.cache, afterCut.line.cache]).toEqual(["miss", "miss"]);
+    expect(afterGrown.body).toContain("Render 2");
+    expect(afterGrown.body).not.toContain("Grown after it was stored");
+    expect(afterCut.body).toContain("Render 3");
+    expect(afterCut.body.trimEnd()).toMatch(/<\/html>$/);
+    expect((await visit(path)).line.cache).toBe("hit");
   });
 
   it("keeps browsers from caching a hit: private, no-cache, Vary, no ETag or Last-Modified", async () => {
