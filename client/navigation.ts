@@ -1,6 +1,7 @@
 // Document-level listeners, so pages keep using plain <a>: same-origin link clicks navigate
 // client-side, intent (hover, focus, touch) prefetches, and Back/Forward re-render.
-import { isOwn, type Router } from "./router";
+import type { Router } from "./router";
+import { isOwn } from "./own-url";
 import { initScroll } from "./scroll";
 
 /** The same-origin page a link leads to, or null when the browser should handle it. */

@@ -8,6 +8,7 @@ import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } f
 import { announcement, currentHeading } from "./announcer";
 import { popEntry, pushEntry, settle } from "./scroll";
 import { startProgress, stopProgress } from "./progress";
+import { isOwn } from "./own-url";
 
 export interface PageState {
   page: PageData;
@@ -31,9 +32,6 @@ export interface Router extends ClientRouter {
 type Mode = "push" | "replace" | "pop" | "stay";
 
 export const ERROR_TITLE = "Error";
-
-/** A page of this origin over http(s): not another site, nor a javascript:, data: or blob: URL. */
-export const isOwn = (url: URL) => url.href.startsWith(location.origin + "/");
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
