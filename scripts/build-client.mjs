@@ -9,12 +9,12 @@
 // chunks and maps in <out>/sourcemaps/<build id>/ for upload and `npm run logs`.
 import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
-import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { keepBuildMaps } from "./build-maps.mjs";
-import { injectDebugIdInFile } from "./debug-ids.mjs";
+import { injectDebugId } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
 import { clientSource } from "./client-source.mjs";
 import { readRouteTable } from "./route-table.mjs";
@@ -130,24 +130,57 @@ export function serverOnlyLeaks(metafile) {
 }
 
 /**
- * Adds a debug ID to every chunk and its map; a production build then serves no map (the CSS's
- * neither). Returns the chunks and their portable maps, for the build's maps folder.
+ * The build's files (esbuild's outputFiles, not yet written) with a debug ID in every chunk and
+ * its map; a production build keeps no map among them (it serves none). Returns what goes into
+ * `outdir` and the chunks with their portable maps, for the build's maps folder.
  */
-async function injectDebugIds(outputs, dev) {
+function withDebugIds(outputFiles, { outdir, dev }) {
+  const texts = new Map(outputFiles.map((file) => [file.path, file.text]));
   const chunks = [];
-  for (const file of Object.keys(outputs)) {
-    if (file.endsWith(".js") && outputs[`${file}.map`]) {
-      const { code, portableMap } = await injectDebugIdInFile(path.join(root, file), { writeMap: dev });
-      chunks.push({ name: `assets/${path.basename(file)}`, code, map: portableMap });
-    }
+  for (const [file, code] of texts) {
+    const map = texts.get(`${file}.map`);
+    if (!file.endsWith(".js") || map === undefined) continue;
+    const injected = injectDebugId(code, map, path.dirname(file));
+    texts.set(file, injected.code);
+    texts.set(`${file}.map`, injected.map);
+    chunks.push({ name: `assets/${path.basename(file)}`, code: injected.code, map: injected.portableMap });
   }
-  for (const file of Object.keys(outputs)) {
-    if (!dev && file.endsWith(".map")) await rm(path.join(root, file));
-  }
-  return chunks;
+  const files = [...texts]
+    .filter(([file]) => dev || !file.endsWith(".map"))
+    .map(([file, text]) => ({ name: path.relative(outdir, file), text }));
+  return { files, chunks };
 }
 
-async function writeManifest(result, { routesFile, outdir, outRoot, entry, refresh }) {
+/**
+ * Puts `files` into `dir`, each written in a folder made in `outRoot` (outside what is served,
+ * on the same disk) and then renamed in: a server reading `dir` meanwhile (wrangler dev's asset
+ * server reads the folder whenever it reloads) finds each file whole or not at all, and never
+ * misses one that was there, as it would if the folder were emptied and filled again (esbuild's
+ * own writes in watch mode delete the last build's files).
+ */
+async function putFiles(outRoot, dir, files) {
+  const staging = await mkdtemp(path.join(outRoot, ".staging-"));
+  try {
+    for (const { name, text } of files) {
+      await mkdir(path.dirname(path.join(staging, name)), { recursive: true });
+      await writeFile(path.join(staging, name), text);
+    }
+    for (const { name } of files) {
+      await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+      await rename(path.join(staging, name), path.join(dir, name));
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Writes `file` by a rename, and only when its text changes: a watcher of it sees real changes. */
+async function replaceFile(outRoot, file, text) {
+  if ((await readFile(file, "utf8").catch(() => null)) === text) return;
+  await putFiles(outRoot, path.dirname(file), [{ name: path.basename(file), text }]);
+}
+
+async function writeManifest(result, { routesFile, outdir, outRoot, entry, refresh, watch }) {
   const { outputs } = result.metafile;
   const leaks = serverOnlyLeaks(result.metafile);
   if (leaks.length > 0) {
@@ -191,14 +224,16 @@ async function writeManifest(result, { routesFile, outdir, outRoot, entry, refre
     css: outputs[entryFile].cssBundle ? rel(outputs[entryFile].cssBundle) : null,
     routes,
   };
-  await writeFile(path.join(outRoot, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  // Last, and only if it changed: the worker embeds it (wrangler dev rebuilds the worker when it
+  // changes), so every file it names is already in place whenever a worker reads it.
+  await replaceFile(outRoot, path.join(outRoot, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   // Which inputs reached which chunk: test/node reads it. Outside <out>/client: never served.
   await writeFile(path.join(outRoot, "client-metafile.json"), JSON.stringify(result.metafile));
-  // Drop files from earlier builds so <out>/client holds exactly this build. Not under Fast
-  // Refresh: until wrangler has reloaded the worker with this manifest, its documents still name
-  // the last build's files, and open pages still load them (the session began with an empty folder).
+  // Drop files from earlier builds so <out>/client holds exactly this build. Never in a watch
+  // build (`npm run dev`): pages opened before a save still load the files their document named,
+  // and the session began with an empty folder.
   const keep = new Set(Object.keys(outputs).map((f) => path.basename(f)));
-  for (const name of refresh ? [] : await readdir(outdir)) {
+  for (const name of watch ? [] : await readdir(outdir)) {
     if (!keep.has(name)) await rm(path.join(outdir, name));
   }
   return manifest;
@@ -219,19 +254,23 @@ export async function buildClient({
   log = console.log,
 }) {
   // Fast Refresh (scripts/fast-refresh.mjs): a development build that `npm run dev` serves, whose
-  // page follows the events at `devEvents`; `onUpdate` gets what each rebuild means to it.
+  // page follows the events at `devEvents`; `onUpdate` gets what each rebuild means to it, and the
+  // manifest it wrote.
   const refresh = dev && devEvents ? devEvents : null;
   let seen = null;
   const routesFile = path.join(root, routes);
   const outRoot = path.join(root, out);
   const outdir = path.join(outRoot, "client/assets");
-  await rm(path.join(outRoot, "client"), { recursive: true, force: true });
+  // A build starts from an empty folder; a watch build (`npm run dev`, which has just built into
+  // it, before wrangler dev serves it) adds to what is there: emptied, it would be served so.
+  if (!watch) await rm(path.join(outRoot, "client"), { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
-  await writeFile(
+  await replaceFile(
+    outRoot,
     path.join(outRoot, "client/_headers"),
     "/assets/*\n  Cache-Control: public, max-age=31536000, immutable\n",
   );
-  await writeFile(path.join(outRoot, "client/robots.txt"), ROBOTS_TXT);
+  await replaceFile(outRoot, path.join(outRoot, "client/robots.txt"), ROBOTS_TXT);
   /** The route table's page modules, as the build finds them. */
   const pages = new Set();
   const manifestPlugin = {
@@ -249,8 +288,16 @@ export async function buildClient({
           return;
         }
         try {
-          const chunks = await injectDebugIds(result.metafile.outputs, dev);
-          const manifest = await writeManifest(result, { routesFile, outdir, outRoot, entry, refresh });
+          const { files, chunks } = withDebugIds(result.outputFiles, { outdir, dev });
+          await putFiles(outRoot, outdir, files);
+          const manifest = await writeManifest(result, {
+            routesFile,
+            outdir,
+            outRoot,
+            entry,
+            refresh,
+            watch,
+          });
           await keepBuildMaps({ appDir: outRoot, build: manifest.build, dev, files: chunks });
           if (watch) log(`[client] rebuilt (build ${manifest.build})`);
           if (refresh) {
@@ -259,6 +306,7 @@ export async function buildClient({
             seen = { inputs: await inputHashes(metafile), code: await clientCode(metafile) };
             onUpdate(
               (before && updateFor({ before, after: seen, metafile, manifest, outdir })) || { type: "ok" },
+              manifest,
             );
           }
         } catch (error) {
@@ -284,6 +332,8 @@ export async function buildClient({
     minify: !dev,
     sourcemap: dev ? "linked" : "external",
     metafile: true,
+    // The manifest plugin writes the files (putFiles), never esbuild: see there.
+    write: false,
     jsx: "automatic",
     legalComments: "none",
     define: {
@@ -327,8 +377,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   const started = performance.now();
   try {
-    // Under `npm run dev` (an IPC channel to scripts/dev.mjs), each rebuild's meaning goes there.
-    const onUpdate = (update) => process.send?.(update);
+    // Under `npm run dev` (an IPC channel to scripts/dev.mjs), each rebuild's meaning goes there,
+    // with the files every document of the build names (dev.mjs waits until the worker names them).
+    const onUpdate = (update, manifest) =>
+      process.send?.({ update, names: manifest ? [manifest.entry, manifest.css].filter(Boolean) : [] });
     const result = await buildClient({ ...values, devEvents: values["dev-events"], onUpdate });
     if (values.watch) console.log("[client] watching client/ and src/ for changes");
     else {

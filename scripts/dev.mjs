@@ -1,10 +1,12 @@
 // `npm run dev`: builds the client, applies D1 migrations locally, then runs the client build in
 // watch mode beside `wrangler dev`, with React Fast Refresh: the page follows each rebuild in place
-// through an event channel of its own (scripts/dev-events.mjs, scripts/fast-refresh.mjs), and
-// refetches its data when the worker was rebuilt. Arguments after `--` go to wrangler dev.
+// through an event channel of its own (scripts/dev-events.mjs, scripts/fast-refresh.mjs), once the
+// worker serves that build (scripts/dev-live.mjs), and refetches its data when the worker was
+// rebuilt. Arguments after `--` go to wrangler dev.
 import { readFileSync, watch } from "node:fs";
 import path from "node:path";
 import { startDevEvents } from "./dev-events.mjs";
+import { liveBuilds } from "./dev-live.mjs";
 import {
   freePort,
   LOCAL_SERVER_VARS,
@@ -44,17 +46,30 @@ watch(path.join(root, "src"), { recursive: true }, (_, file) => {
     serverPending: false,
   });
 });
-function fromClientBuild(update) {
+// Updates go out in order, each once the worker serves the build it follows: a page that reloads
+// or imports a chunk before then would get the last build, or a file not served yet.
+const live = liveBuilds();
+let outbox = Promise.resolve();
+function deliver(update, names = []) {
+  outbox = outbox.then(async () => {
+    if (!(await live.untilNamed(names))) {
+      console.warn(`[dev] the worker does not serve ${names.join(", ")} yet; the page updates anyway`);
+    }
+    events.send(update);
+  });
+}
+function fromClientBuild({ update, names }) {
   save.awaitingClient = false;
   if (["refresh", "css", "reload"].includes(update.type)) save.clientChanged = true;
-  else if (save.serverPending) events.send({ type: "server" });
+  else if (save.serverPending) deliver({ type: "server" }, names);
   save.serverPending = false;
-  if (update.type !== "none") events.send(update);
+  if (update.type !== "none") deliver(update, names);
 }
 function fromWrangler(line) {
+  live.onLine(line);
   if (!line.includes("Local server updated and ready")) return;
   if (save.awaitingClient) save.serverPending = true;
-  else if (!save.clientChanged) events.send({ type: "server" });
+  else if (!save.clientChanged) deliver({ type: "server" });
 }
 
 step("dev", "building the client (development)", process.execPath, clientBuild);

@@ -48,8 +48,9 @@ type DevEvent =
   | { type: "ok" };
 
 /**
- * Waits until `href` is served: wrangler dev learns of a build's new files a moment after they are
- * written (it reloads its asset server), and an import that fails once is not tried again.
+ * Waits until `href` is served. The dev server sends an update once the worker serves its build
+ * (scripts/dev-live.mjs), but gives up waiting after a while (a worker that fails to build), and
+ * an import that fails once is not tried again.
  */
 async function untilServed(href: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
