@@ -13,24 +13,30 @@ const WAIT_MS = 30_000;
 const plain = (line) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
 /**
- * Follows wrangler dev's output (`onLine` each line): where it listens, and each finished reload.
- * `untilNamed(names)` resolves once a document of the worker names each of `names` (the build's
- * entry and stylesheet), true, or after WAIT_MS, false.
+ * Follows the client builds (`built(names)`: the files every document of a build names, its
+ * entry and stylesheet) and wrangler dev's output (`onLine`: where it listens, each reload).
+ * `untilServed(build)` resolves once the worker's documents are of that build or a later one,
+ * true (a quick second save makes the first one's build never live), or after WAIT_MS, false.
  */
 export function liveBuilds() {
   let origin = null;
+  const builds = [];
   let reloaded = new Set();
   const nextReload = () => new Promise((resolve) => reloaded.add(resolve));
-  const named = async (names) => {
+  /** The latest build whose files a worker's document names (-1: none, or no answer). */
+  const servedBuild = async () => {
     try {
       const response = await fetch(new URL(PROBE_PATH, origin), { headers: { Accept: "text/html" } });
       const html = await response.text();
-      return names.every((name) => html.includes(`"${name}"`));
+      return builds.findLastIndex((names) => names.every((name) => html.includes(`"${name}"`)));
     } catch {
-      return false;
+      return -1;
     }
   };
   return {
+    built(names) {
+      return builds.push(names) - 1;
+    },
     onLine(line) {
       const text = plain(line);
       const ready = /Ready on (http:\/\/\S+)/.exec(text);
@@ -41,13 +47,13 @@ export function liveBuilds() {
         for (const resolve of waiting) resolve();
       }
     },
-    async untilNamed(names) {
-      if (!origin || names.length === 0) return true;
+    async untilServed(build) {
+      if (!origin || build < 0) return true;
       const deadline = Date.now() + WAIT_MS;
       for (;;) {
         // Asked for before the probe: a reload that ends while it is under way is not missed.
         const reload = nextReload();
-        if (await named(names)) return true;
+        if ((await servedBuild()) >= build) return true;
         let timer;
         const timedOut = new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now(), true)));
         const late = await Promise.race([reload.then(() => false), timedOut]);

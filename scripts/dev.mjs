@@ -46,24 +46,25 @@ watch(path.join(root, "src"), { recursive: true }, (_, file) => {
     serverPending: false,
   });
 });
-// Updates go out in order, each once the worker serves the build it follows: a page that reloads
-// or imports a chunk before then would get the last build, or a file not served yet.
+// Updates go out in order, each once the worker serves the build it follows (or a later one): a
+// page that reloads or imports a chunk before then would get the last build, or files not served.
 const live = liveBuilds();
 let outbox = Promise.resolve();
-function deliver(update, names = []) {
+function deliver(update, build = -1) {
   outbox = outbox.then(async () => {
-    if (!(await live.untilNamed(names))) {
-      console.warn(`[dev] the worker does not serve ${names.join(", ")} yet; the page updates anyway`);
+    if (!(await live.untilServed(build))) {
+      console.warn("[dev] the worker does not serve the new client build yet; the page updates anyway");
     }
     events.send(update);
   });
 }
 function fromClientBuild({ update, names }) {
+  const build = names.length > 0 ? live.built(names) : -1;
   save.awaitingClient = false;
   if (["refresh", "css", "reload"].includes(update.type)) save.clientChanged = true;
-  else if (save.serverPending) deliver({ type: "server" }, names);
+  else if (save.serverPending) deliver({ type: "server" }, build);
   save.serverPending = false;
-  if (update.type !== "none") deliver(update, names);
+  if (update.type !== "none") deliver(update, build);
 }
 function fromWrangler(line) {
   live.onLine(line);
