@@ -81,15 +81,24 @@ try {
     }
     process.stdout.write(round + 1 < rounds ? "." : ".\n");
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const base = median(perCall[targets.at(-1)]);
+  const sorted = (xs) => [...xs].sort((a, b) => a - b);
+  const quantile = (xs, q) => sorted(xs)[Math.floor((xs.length - 1) * q)];
+  const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+  const last = targets.at(-1);
   log(
     `${options.path}${options.data ? " (page data)" : ""}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`,
   );
   for (const target of targets) {
-    const m = median(perCall[target]);
     const all = perCall[target].map((x) => x.toFixed(3)).join(" ");
-    log(`  ${target.padEnd(10)} ${m.toFixed(3)} ms  ${(m / base).toFixed(2)}x ${targets.at(-1)}  (${all})`);
+    log(`  ${target.padEnd(10)} ${median(perCall[target]).toFixed(3)} ms  (${all})`);
+  }
+  // Each round's ratio, both targets measured moments apart: a burst of load from elsewhere falls
+  // on both, so the ratios spread less than the times do. Their quartiles show how far to trust it.
+  log(`ratio to ${last}, round by round: median [quartiles]`);
+  for (const target of targets.slice(0, -1)) {
+    const ratios = perCall[target].map((x, i) => x / perCall[last][i]);
+    const [q1, m, q3] = [0.25, 0.5, 0.75].map((q) => quantile(ratios, q).toFixed(3));
+    log(`  ${target.padEnd(10)} ${m}x [${q1} ${q3}]`);
   }
   if (inspectorPort) await profiles(inspectorPort, run);
 } finally {
