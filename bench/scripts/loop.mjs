@@ -17,6 +17,8 @@
 // With the profiler attached, each console.log is also sent to it: the log line costs several
 // times more than in the timed rounds; the app-quiet target shows the rest without it.
 // Pages that read D1 see an empty, migrated database (BENCH_STATE=<dir> uses another state dir).
+// Each call carries a D1 bookmark where `npm run bench`'s workload for the page does (`/`), not
+// where it does not (`/items`). The rounds alternate the targets; each round's ratios are printed.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +26,7 @@ import { startMiniflare } from "./miniflare.mjs";
 import { cpuMs, workerProcesses } from "./proc.mjs";
 import { parseOptions } from "./cli.mjs";
 import { applyMigrations, root } from "./server.mjs";
+import { RENDER, WORKLOADS } from "./workloads.mjs";
 import { freePort } from "../../scripts/local-server.mjs";
 
 const options = parseOptions(import.meta.url, {
@@ -40,6 +43,16 @@ const n = Number(options.n);
 const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
 const log = (line) => console.log(`[loop] ${line}`);
+/**
+ * Whether each call carries a D1 bookmark, as `npm run bench`'s workload for the same page does:
+ * `/` with one (so the app renders it, past its edge cache), `/items` without (it is not cached,
+ * and checking a bookmark's seal would cost the app an HMAC the benchmark's requests do not).
+ */
+const benched = WORKLOADS.find(
+  (w) => !w.method && w.path === (options.data ? `${options.path}?_data=1` : options.path),
+);
+const bookmark =
+  !options.hit && (!benched || Object.keys(RENDER).every((name) => name in (benched.headers ?? {})));
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "verge-loop-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
@@ -64,6 +77,7 @@ try {
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
     if (options.data) query.set("data", "1");
     if (options.hit) query.set("hit", "1");
+    else if (!bookmark) query.set("bookmark", "0");
     if (options["memory-cache"]) query.set("cache", "memory");
     const response = await fetch(`${worker.url}?${query}`);
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);

@@ -10,7 +10,7 @@ const DATA = { "x-page-data": "1" };
  * its edge cache: the floor renders every time, so the app must too for the two to compare. `/`
  * reads no D1, so the bookmark costs nothing else.
  */
-const RENDER = { "x-d1-bookmark": RENDER_BOOKMARK };
+export const RENDER = { "x-d1-bookmark": RENDER_BOOKMARK };
 const FORM = "application/x-www-form-urlencoded";
 
 let signed = 0;

@@ -75,8 +75,9 @@ export default {
     // data=1: the page's data, asked for as the client asks (the marker header and parameter).
     const data = params.get("data") === "1";
     if (data) page.searchParams.set(PAGE_DATA_PARAM, "1");
-    // hit=1: leave the bookmark out, so a page that opts into the edge cache is served from it.
-    const bookmark = params.get("hit") === "1" ? {} : await render(env);
+    // hit=1: leave the bookmark out, so a page that opts into the edge cache is served from it;
+    // bookmark=0: leave it out of a page the benchmark asks for without one (/items).
+    const bookmark = params.get("hit") === "1" || params.get("bookmark") === "0" ? {} : await render(env);
     if (params.get("cache") === "memory" && !(edgeCache() instanceof MemoryCache))
       Object.defineProperty(caches, "default", { value: new MemoryCache() });
     const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1", ...bookmark } : bookmark;
