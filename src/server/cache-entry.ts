@@ -145,10 +145,14 @@ async function readWhole(
   if (body === null || !Number.isSafeInteger(length) || length < 0) return null;
   // workerd's reader: the DOM lib's (for client code), which wins here, lacks readAtLeast.
   const reader = body.getReader({ mode: "byob" }) as unknown as RuntimeByobReader;
-  // One byte more than stored: a longer body fills it, and is refused.
-  const { value } = await reader.readAtLeast(length + 1, new Uint8Array(length + 1));
-  await reader.cancel();
-  return value?.byteLength === length ? value : null;
+  try {
+    // One byte more than stored: a longer body fills it, and is refused.
+    const { value } = await reader.readAtLeast(length + 1, new Uint8Array(length + 1));
+    return value?.byteLength === length ? value : null;
+  } finally {
+    // Whatever was read, the rest of the entry's body is not wanted: release it, even on failure.
+    await reader.cancel().catch(() => {});
+  }
 }
 
 /** A document's form key field: such a page is one visitor's, whatever its key's shape. */
