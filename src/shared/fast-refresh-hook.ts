@@ -4,6 +4,9 @@
 /** Where client/dev/refresh.ts puts the hook. */
 export const FAST_REFRESH_HOOK = "__vergeRefreshMade";
 
+/** Where a development build keeps its one form context across runs of form.tsx. */
+export const FORM_CONTEXT_KEY = "__vergeFormContext";
+
 /** Takes a component a factory made, named by what made it (`formFor(sign)`). */
 export type RefreshMade = (type: unknown, name: string) => void;
 

@@ -14,6 +14,7 @@ import { ACTION_FIELD, IDEMPOTENCY_FIELD, type ActionFailure, type ByField } fro
 import { useRouter } from "./router-context";
 import type { FormSchema } from "./schema-action";
 import { earlyErrors } from "./early-errors";
+import { FORM_CONTEXT_KEY } from "./fast-refresh-hook";
 
 /** A form's state; `F` its field names and `R` its action's result, when known (formFor). */
 export interface FormState<F extends string = string, R = unknown> {
@@ -41,7 +42,7 @@ export interface FormState<F extends string = string, R = unknown> {
 const FormContext: Context<FormState | null> =
   process.env.NODE_ENV === "production"
     ? createContext<FormState | null>(null)
-    : ((globalThis as { __vergeFormContext?: Context<FormState | null> }).__vergeFormContext ??=
+    : ((globalThis as { [FORM_CONTEXT_KEY]?: Context<FormState | null> })[FORM_CONTEXT_KEY] ??=
         createContext<FormState | null>(null));
 
 export function useFormState<F extends string = string, R = unknown>(): FormState<F, R> {
