@@ -1,6 +1,6 @@
 // Sentry debug IDs for a built bundle: what lets Sentry (and `npm run logs`) pair a minified file
-// with its source map without trusting URLs or releases. Both builds call injectDebugIdInFile on
-// each JavaScript output and its map.
+// with its source map without trusting URLs or releases. The client build calls injectDebugId on
+// each JavaScript output and its map as it writes them; the worker build, injectDebugIdInFile.
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
