@@ -9,6 +9,7 @@
 // chunks and maps in <out>/sourcemaps/<build id>/ for upload and `npm run logs`.
 import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,7 @@ import { injectDebugId } from "./debug-ids.mjs";
 import { isServerOnly } from "./server-only.mjs";
 import { clientSource } from "./client-source.mjs";
 import { readRouteTable } from "./route-table.mjs";
-import { clientCode, fastRefresh, inputHashes, updateFor } from "./fast-refresh.mjs";
+import { buildState, componentEntries, fastRefresh, updateFor } from "./fast-refresh.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -39,6 +40,23 @@ const importShell = SHELL.map((file) => `import ${JSON.stringify(file)};\n`).joi
 
 /** The file `verge` names (package.json "exports"). */
 const PUBLIC_ENTRY = path.join(root, "src/shared/index.ts");
+
+/**
+ * What the last build of `outRoot` found (its metafile), if any: a refresh build's first guess at
+ * its component files, and the route table's pages among them (a page read as an entry point must
+ * lose its server-only exports too, before the route table names it).
+ */
+async function lastBuild(outRoot, entry) {
+  try {
+    const metafile = JSON.parse(await readFile(path.join(outRoot, "client-metafile.json"), "utf8"));
+    const pages = Object.keys(metafile.inputs)
+      .filter((input) => input.startsWith("client-route:"))
+      .map((input) => input.slice("client-route:".length));
+    return { components: componentEntries(metafile, entry), pages };
+  } catch {
+    return { components: [], pages: [] };
+  }
+}
 
 export const PRODUCT = { entry: "client/entry.tsx", routes: "src/app/routes.ts", out: "dist" };
 
@@ -260,6 +278,13 @@ export async function buildClient({
   let seen = null;
   const routesFile = path.join(root, routes);
   const outRoot = path.join(root, out);
+  // Under Fast Refresh each component file is an entry point too (scripts/fast-refresh.mjs), as the
+  // last build found them; a build that finds others is built again with them.
+  const last = refresh ? await lastBuild(outRoot, entry) : { components: [], pages: [] };
+  let components = last.components;
+  let rebuilt = false;
+  /** Builds again with `components` as they now are (set below: in watch mode, a new context). */
+  let again = () => {};
   const outdir = path.join(outRoot, "client/assets");
   // A build starts from an empty folder; a watch build (`npm run dev`, which has just built into
   // it, before wrangler dev serves it) adds to what is there: emptied, it would be served so.
@@ -272,12 +297,18 @@ export async function buildClient({
   );
   await replaceFile(outRoot, path.join(outRoot, "client/robots.txt"), ROBOTS_TXT);
   /** The route table's page modules, as the build finds them. */
-  const pages = new Set();
+  const pages = new Set(last.pages);
   const manifestPlugin = {
     name: "manifest",
     setup(build) {
       build.onEnd(async (result) => {
         if (result.errors.length > 0) {
+          // A component file deleted since it was made an entry point: build again without it.
+          const kept = components.filter((file) => existsSync(path.join(root, file)));
+          if (kept.length < components.length) {
+            components = kept;
+            return again();
+          }
           const [{ text, location }] = result.errors;
           onUpdate({
             type: "error",
@@ -302,12 +333,21 @@ export async function buildClient({
           if (watch) log(`[client] rebuilt (build ${manifest.build})`);
           if (refresh) {
             const { metafile } = result;
+            const found = componentEntries(metafile, entry);
+            if (found.join("\n") !== components.join("\n")) {
+              components = found;
+              return again();
+            }
             const before = seen;
-            seen = { inputs: await inputHashes(metafile), code: await clientCode(metafile) };
-            onUpdate(
-              (before && updateFor({ before, after: seen, metafile, manifest, outdir })) || { type: "ok" },
-              manifest,
-            );
+            seen = await buildState(metafile);
+            // Built again with other entry points, the chunks are cut anew: the page must load them.
+            const update = !before
+              ? { type: "ok" }
+              : rebuilt
+                ? { type: "reload" }
+                : updateFor({ before, after: seen, metafile, manifest, outdir });
+            rebuilt = false;
+            onUpdate(update, manifest);
           }
         } catch (error) {
           if (!watch) throw error;
@@ -319,7 +359,7 @@ export async function buildClient({
   const source = clientSource({ entry: PUBLIC_ENTRY, isPage: (file) => pages.has(file) });
   const options = {
     absWorkingDir: root,
-    entryPoints: [entry],
+    entryPoints: [entry, ...components],
     bundle: true,
     splitting: true,
     format: "esm",
@@ -349,13 +389,30 @@ export async function buildClient({
       manifestPlugin,
     ],
   };
+  const withEntries = () => ({ ...options, entryPoints: [entry, ...components] });
   if (watch) {
-    const context = await esbuild.context({ ...options, logLevel: "warning" });
-    await context.watch();
-    return context;
+    let context = null;
+    const start = async () => {
+      context = await esbuild.context({ ...withEntries(), logLevel: "warning" });
+      await context.watch();
+    };
+    // Not from inside the build that asked: a context is disposed once its build has ended.
+    again = () =>
+      void setTimeout(async () => {
+        rebuilt = seen !== null;
+        await context.dispose();
+        await start();
+      });
+    await start();
+    return { dispose: () => context.dispose() };
   }
+  let once = false;
+  again = () => void (once = true);
   try {
-    await esbuild.build(options);
+    do {
+      once = false;
+      await esbuild.build(withEntries());
+    } while (once);
   } catch (error) {
     // esbuild's error lists each message; the manifest plugin's carry the reason in plain words.
     const messages = error.errors?.map((e) => e.text).join("\n") ?? error.message;

@@ -1,9 +1,11 @@
 // React Fast Refresh for development builds of the client (`npm run dev`), never production ones:
 // an esbuild plugin that runs react-refresh's Babel transform on the app's component files and
-// starts the entry with the refresh runtime (client/dev/refresh.ts), and, after each rebuild, what
-// the browser should do about it: import changed chunks and refresh, swap the stylesheet, or
-// reload. scripts/build-client.mjs uses both with --dev; scripts/dev.mjs sends the updates on.
+// starts the entry with the refresh runtime (client/dev/refresh.ts); the component files a refresh
+// build makes entry points of their own; and, after each rebuild, what the browser should do about
+// it: import changed components and refresh, swap the stylesheet, or reload.
+// scripts/build-client.mjs uses all of it with --dev; scripts/dev.mjs sends the updates on.
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -14,6 +16,27 @@ const RUNTIME = path.join(root, "client/dev/refresh.ts");
 const COMPONENT_FILE = /\.tsx$/;
 const inProject = (file) =>
   file.startsWith(root + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`);
+/** A build input (project-relative) whose new code can be swapped in: a component file outside client/. */
+const refreshable = (input) =>
+  COMPONENT_FILE.test(input) &&
+  !input.includes(":") &&
+  !input.startsWith("client/") &&
+  !input.startsWith("node_modules/");
+
+/**
+ * The component files of a build, each made an entry point of its own in the next refresh build.
+ * esbuild puts the modules reached from the same set of entry points in one chunk; a module that
+ * is an entry point itself is reached from a set no other module is, so it gets a chunk of its
+ * own, which an edit gives a new name while the chunks it imports keep theirs. Importing that new
+ * chunk runs this one module again, and its components register anew (as Vite re-imports a
+ * module). Without it, the layout would sit in the entry's chunk and a component two pages share
+ * in a chunk with code that must run once, and an edit to either could only reload.
+ */
+export function componentEntries(metafile, entry) {
+  return Object.keys(metafile.inputs)
+    .filter((input) => refreshable(input) && input !== entry && existsSync(path.join(root, input)))
+    .sort();
+}
 
 /** react-refresh's registrations added to `source` (one line of prelude keeps line numbers). */
 async function withRegistrations(source, absolute) {
@@ -136,11 +159,21 @@ export async function clientCode(metafile) {
   return new Map([...code].map(([input, text]) => [input, createHash("sha256").update(text).digest("hex")]));
 }
 
+/** What `updateFor` compares between two builds: each input's hash and code, and the files built. */
+export async function buildState(metafile) {
+  return {
+    inputs: await inputHashes(metafile),
+    code: await clientCode(metafile),
+    files: new Set(Object.keys(metafile.outputs)),
+  };
+}
+
 /**
  * What the browser should do after a rebuild: nothing ("none": no input's client code changed,
- * as when only a page's loader did), swap the stylesheet (only CSS changed), import the route
- * chunks holding the changed components and refresh, or reload (anything else: the entry, the
- * runtime, a module that is not a component file).
+ * as when only a page's loader did), swap the stylesheet (only CSS changed), import the changed
+ * component files' entry chunks and refresh, or reload (anything else: the entry, the runtime, a
+ * module that is not a component file, or an import that would run again a module the page has
+ * already run under another chunk's name, as when an edit moved code between shared chunks).
  */
 export function updateFor({ before, after, metafile, manifest, outdir }) {
   const changed = [...after.inputs.keys()].filter(
@@ -150,19 +183,34 @@ export function updateFor({ before, after, metafile, manifest, outdir }) {
   );
   if (changed.length === 0) return { type: "none" };
   if (changed.every((input) => input.endsWith(".css"))) return { type: "css", href: manifest.css };
-  if (!changed.every((input) => COMPONENT_FILE.test(input) && !input.startsWith("client/"))) {
-    return { type: "reload" };
-  }
+  if (!changed.every(refreshable)) return { type: "reload" };
+  const { outputs } = metafile;
   const url = (file) => `/assets/${path.relative(outdir, path.join(root, file)).split(path.sep).join("/")}`;
-  const routeChunks = new Set(Object.values(manifest.routes).map((route) => route.module));
-  const chunks = new Set();
-  for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (!file.endsWith(".js")) continue;
-    const holds = changed.filter((input) => (output.inputs[input]?.bytesInOutput ?? 0) > 0);
-    if (holds.length === 0) continue;
-    // Only a route's own chunk is safe to run again: the entry's would hydrate a second time.
-    if (!routeChunks.has(url(file))) return { type: "reload" };
-    chunks.add(url(file));
+  const entryChunks = [];
+  for (const input of changed) {
+    const chunk = Object.keys(outputs).find((file) => outputs[file].entryPoint === input);
+    // A component file this build did not yet make an entry point (a new one): the next build will.
+    if (!chunk) return { type: "reload" };
+    entryChunks.push(chunk);
   }
-  return chunks.size > 0 ? { type: "refresh", chunks: [...chunks] } : { type: "reload" };
+  // What importing those chunks runs: each, and what it imports that the last build did not have.
+  const runs = new Set(entryChunks);
+  for (const file of runs) {
+    for (const imported of outputs[file].imports) {
+      if (imported.kind === "import-statement" && !before.files.has(imported.path)) runs.add(imported.path);
+    }
+  }
+  for (const file of runs) {
+    const holds = Object.entries(outputs[file].inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([input]) => input);
+    // Only a changed component's own chunk is safe to run again (with what only it imports): a
+    // new chunk holding code that did not change is code the page already ran under another name.
+    const safe =
+      entryChunks.includes(file) ||
+      (holds.some((input) => changed.includes(input)) &&
+        holds.every((input) => !input.includes(":") && !input.startsWith("client/")));
+    if (!safe) return { type: "reload" };
+  }
+  return { type: "refresh", chunks: entryChunks.map(url) };
 }

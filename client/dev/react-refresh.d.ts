@@ -5,6 +5,7 @@ declare module "react-refresh/runtime" {
     register(type: unknown, id: string): void;
     createSignatureFunctionForTransform(): (type: unknown, key?: string, forceReset?: boolean) => unknown;
     performReactRefresh(): unknown;
+    isLikelyComponentType(value: unknown): boolean;
   };
   export default RefreshRuntime;
 }

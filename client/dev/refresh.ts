@@ -82,13 +82,31 @@ async function refetchData(): Promise<void> {
   else location.reload();
 }
 
+/**
+ * What a page or the layout may export beside components: the runtime reads them from the module
+ * it first loaded, so a new value shows after the next load, as with a loader's data.
+ */
+const MODULE_VALUES = new Set(["title", "meta", "cache"]);
+
+/**
+ * Whether a module that ran again can be swapped in: only components (and a page's values) leave
+ * nothing behind. Another value (a context, a constant, a hook) is still the old one wherever an
+ * importer reads it, since only the edited module ran again.
+ */
+const onlyComponents = (module: Record<string, unknown>) =>
+  Object.entries(module).every(
+    ([name, value]) => MODULE_VALUES.has(name) || RefreshRuntime.isLikelyComponentType(value),
+  );
+
 async function apply(event: DevEvent): Promise<void> {
   switch (event.type) {
     case "refresh":
-      // Importing a chunk again runs its modules, which register their new components.
+      // Each chunk is an edited component file's entry chunk: importing it runs that module alone,
+      // and its components register again under the same ids.
       for (const chunk of event.chunks) {
         await untilServed(chunk);
-        await import(/* @vite-ignore */ chunk);
+        const module: Record<string, unknown> = await import(/* @vite-ignore */ chunk);
+        if (!onlyComponents(module)) return location.reload();
       }
       RefreshRuntime.performReactRefresh();
       return hideBuildError();
