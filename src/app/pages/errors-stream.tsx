@@ -1,7 +1,7 @@
 // /errors/stream: the shell streams, then a deferred loader value fails: the section
 // shows the route error view with its digest, the status stays 200, the rest still works.
-import { Suspense } from "react";
 import { Await, type PageProps } from "verge";
+import { StreamedSection } from "../streamed-section";
 
 export const title = "Stream error";
 
@@ -27,12 +27,13 @@ export default function StreamError({ data }: PageProps<StreamErrorData>) {
     <>
       <h1>Stream error</h1>
       <p>The page around the failing section was sent first and stays usable.</p>
-      <section aria-labelledby="failing-heading">
-        <h2 id="failing-heading">A section that fails</h2>
-        <Suspense fallback={<p>Loading this section…</p>}>
-          <Await resolve={data.failing}>{(value) => <p>{value}</p>}</Await>
-        </Suspense>
-      </section>
+      <StreamedSection
+        id="failing-heading"
+        heading="A section that fails"
+        fallback={<p>Loading this section…</p>}
+      >
+        <Await resolve={data.failing}>{(value) => <p>{value}</p>}</Await>
+      </StreamedSection>
       <p>
         <a href="/">Back to the home page</a>
       </p>

@@ -1,7 +1,7 @@
 // Slow: the shell streams at once; a loader value that takes about a second follows
 // in the same response, inside a Suspense boundary.
-import { Suspense } from "react";
 import { Await, type CachePolicy, type LoaderArgs, type PageProps } from "verge";
+import { StreamedSection } from "../streamed-section";
 
 export const title = "Slow";
 
@@ -40,19 +40,20 @@ export default function Slow({ data }: PageProps<SlowData>) {
       <p>
         This part was sent at once (request started <time dateTime={data.startedAt}>{data.startedAt}</time>).
       </p>
-      <section aria-labelledby="slow-heading">
-        <h2 id="slow-heading">The slow part</h2>
-        <Suspense fallback={<p data-testid="slow-fallback">Loading the slow part…</p>}>
-          <Await resolve={data.slow}>
-            {(value) => (
-              <p data-testid="slow-value">
-                Arrived after {value.waitedMs} ms, at{" "}
-                <time dateTime={value.finishedAt}>{value.finishedAt}</time>.
-              </p>
-            )}
-          </Await>
-        </Suspense>
-      </section>
+      <StreamedSection
+        id="slow-heading"
+        heading="The slow part"
+        fallback={<p data-testid="slow-fallback">Loading the slow part…</p>}
+      >
+        <Await resolve={data.slow}>
+          {(value) => (
+            <p data-testid="slow-value">
+              Arrived after {value.waitedMs} ms, at{" "}
+              <time dateTime={value.finishedAt}>{value.finishedAt}</time>.
+            </p>
+          )}
+        </Await>
+      </StreamedSection>
     </>
   );
 }
