@@ -25,19 +25,25 @@ async function edit(file: string, change: (source: string) => string) {
 }
 
 /**
- * Whether `/` is served with `text` and every script and stylesheet it names: after a save, the
- * worker (with the new manifest) and the served files are reloaded one after the other.
+ * Whether `/` is served with `text` and every script and stylesheet it names (one of them with
+ * `code`, when given): after a save, the worker (with the new manifest) and the served files are
+ * reloaded one after the other, and the worker may render the new source before it names the new
+ * client build's files.
  */
-async function servedWhole(text: string, at = "/"): Promise<boolean> {
+async function servedWhole(text: string, at = "/", code?: string): Promise<boolean> {
   const html = await (await fetch(`${devURL}${at}`)).text();
   if (!html.includes(text)) return false;
   const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
-  const statuses = await Promise.all(files.map(async (file) => (await fetch(`${devURL}${file}`)).status));
-  return statuses.every((status) => status === 200);
+  const answers = await Promise.all(files.map((file) => fetch(`${devURL}${file}`)));
+  const bodies = await Promise.all(answers.map((answer) => answer.text()));
+  return (
+    answers.every((answer) => answer.status === 200) &&
+    (code === undefined || bodies.some((body) => body.includes(code)))
+  );
 }
 
-const untilServedWhole = (text: string, at = "/") =>
-  expect.poll(() => servedWhole(text, at), { timeout: 30_000, interval: 250 }).toBe(true);
+const untilServedWhole = (text: string, at = "/", code?: string) =>
+  expect.poll(() => servedWhole(text, at, code), { timeout: 30_000, interval: 250 }).toBe(true);
 
 afterEach(async () => {
   for (const [file, source] of edited) await writeFile(file, source);
@@ -88,7 +94,8 @@ describe("npm run dev with Fast Refresh", () => {
         `<h1>${title}</h1><form><label>Note <input name="note" /></label></form>`,
       );
     await edit("src/app/pages/home.tsx", withForm("verge"));
-    await untilServedWhole('name="note"');
+    // The document and the client code it names both have the field, or hydration would drop it.
+    await untilServedWhole('name="note"', "/", 'name: "note"');
     await openCountedHome(page);
     await page.getByLabel("Note").fill("typed before the edit");
     await edit("src/app/pages/home.tsx", () => withForm("verge, edited")(edited.values().next().value!));
@@ -96,6 +103,68 @@ describe("npm run dev with Fast Refresh", () => {
     expect(await page.getByLabel("Note").inputValue()).toBe("typed before the edit");
     expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
     expect(await sameDocument(page)).toBe("first");
+    await context.close();
+  });
+
+  it("updates an edited layout in place: the page's counter and typed text stay, with no reload", async () => {
+    const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
+    await edit("src/app/pages/home.tsx", (source) =>
+      source.replace(
+        "<h1>verge</h1>",
+        '<h1>verge</h1><form><label>Note <input name="note" /></label></form>',
+      ),
+    );
+    // The document and the client code it names both have the field, or hydration would drop it.
+    await untilServedWhole('name="note"', "/", 'name: "note"');
+    await openCountedHome(page);
+    await page.getByLabel("Note").fill("typed before the edit");
+    await edit("src/app/layout.tsx", (source) =>
+      source.replace("<p>verge: React on Cloudflare Workers.</p>", "<p>verge, with an edited layout.</p>"),
+    );
+    await expect
+      .poll(() => page.locator(".site-footer").textContent(), { timeout: 30_000 })
+      .toBe("verge, with an edited layout.");
+    expect(await page.getByLabel("Note").inputValue()).toBe("typed before the edit");
+    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
+    expect(await sameDocument(page)).toBe("first");
+    expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
+    await context.close();
+  });
+
+  it("updates a component two pages share in place: the counter and typed text stay, with no reload", async () => {
+    const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
+    // The slow page and the failing stream's page share StreamedSection; home renders it here too.
+    await edit("src/app/pages/home.tsx", (source) =>
+      source
+        .replace(
+          'import { useState } from "react";',
+          'import { useState } from "react";\nimport { StreamedSection } from "../streamed-section";',
+        )
+        .replace(
+          "<h1>verge</h1>",
+          '<h1>verge</h1><StreamedSection id="shared-heading" heading="Shared" fallback={null}>' +
+            '<form><label>Note <input name="note" /></label></form></StreamedSection>',
+        ),
+    );
+    // The document and the client code it names both have the field, or hydration would drop it.
+    await untilServedWhole('name="note"', "/", 'name: "note"');
+    await openCountedHome(page);
+    await page.getByLabel("Note").fill("typed before the edit");
+    await edit("src/app/streamed-section.tsx", (source) =>
+      source.replace(
+        "<h2 id={props.id}>{props.heading}</h2>",
+        "<h2 id={props.id}>{props.heading}, edited</h2>",
+      ),
+    );
+    await expect
+      .poll(() => page.locator("#shared-heading").textContent(), { timeout: 30_000 })
+      .toBe("Shared, edited");
+    expect(await page.getByLabel("Note").inputValue()).toBe("typed before the edit");
+    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
+    expect(await sameDocument(page)).toBe("first");
+    expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
+    // The other pages that share it have it too.
+    await untilServedWhole(", edited</h2>", "/slow");
     await context.close();
   });
 
