@@ -54,4 +54,34 @@ describe("Fast Refresh", () => {
     expect(entry).toContain(`import "./${runtime[0]}"`);
     expect(entry).toMatch(/await import\("\.\/chunk-[A-Z0-9]+\.js"\)/);
   });
+
+  it("gives the layout and a component two pages share chunks of their own in a development build", async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), "verge-refresh-"));
+    temporary.push(out);
+    await buildClient({
+      ...PRODUCT,
+      out: path.relative(root, out),
+      dev: true,
+      devEvents: "http://127.0.0.1:1/events",
+      log: () => {},
+    });
+    const { outputs } = JSON.parse(readFileSync(path.join(out, "client-metafile.json"), "utf8")) as {
+      outputs: Record<string, { entryPoint?: string; inputs: Record<string, { bytesInOutput: number }> }>;
+    };
+    for (const file of ["src/app/layout.tsx", "src/app/streamed-section.tsx"]) {
+      // Importing the file's entry chunk after an edit runs only the chunk that holds its code.
+      expect(
+        Object.values(outputs).some((output) => output.entryPoint === file),
+        `${file} is an entry`,
+      ).toBe(true);
+      const holders = Object.values(outputs).filter(
+        (output) => (output.inputs[file]?.bytesInOutput ?? 0) > 0,
+      );
+      expect(holders).toHaveLength(1);
+      const projectCode = Object.entries(holders[0]!.inputs)
+        .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && !input.startsWith("node_modules/"))
+        .map(([input]) => input);
+      expect(projectCode).toEqual([file]);
+    }
+  });
 });
