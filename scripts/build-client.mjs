@@ -20,6 +20,7 @@ import { isServerOnly } from "./server-only.mjs";
 import { clientSource } from "./client-source.mjs";
 import { readRouteTable } from "./route-table.mjs";
 import { buildState, componentEntries, fastRefresh, updateFor } from "./fast-refresh.mjs";
+import { watchSources } from "./watch-sources.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -391,10 +392,13 @@ export async function buildClient({
   };
   const withEntries = () => ({ ...options, entryPoints: [entry, ...components] });
   if (watch) {
+    // Not esbuild's own watch: saves are built once whole (scripts/watch-sources.mjs). A failed
+    // build is already reported (the manifest plugin, esbuild's log); the next save retries.
     let context = null;
+    let first = null;
     const start = async () => {
       context = await esbuild.context({ ...withEntries(), logLevel: "warning" });
-      await context.watch();
+      first = await context.rebuild().catch(() => null);
     };
     // Not from inside the build that asked: a context is disposed once its build has ended.
     again = () =>
@@ -404,6 +408,8 @@ export async function buildClient({
         await start();
       });
     await start();
+    const inputs = [entry, routes, ...Object.keys(first?.metafile?.inputs ?? {})];
+    watchSources({ root, inputs, rebuild: () => context.rebuild().catch(() => {}) });
     return { dispose: () => context.dispose() };
   }
   let once = false;
