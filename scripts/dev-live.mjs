@@ -9,14 +9,18 @@ const PROBE_PATH = "/__verge-dev-probe";
 /** How long an update waits for the worker before it goes out anyway (a worker that fails to build). */
 const WAIT_MS = 30_000;
 
+/** How long one probe may take: wrangler may hold a request while it reloads. */
+const PROBE_MS = 5_000;
+
 /** Wrangler's output without its colours. */
 const plain = (line) => line.replace(/\x1b\[[0-9;]*m/g, "");
 
 /**
  * Follows the client builds (`built(names)`: the files every document of a build names, its
  * entry and stylesheet) and wrangler dev's output (`onLine`: where it listens, each reload).
- * `untilServed(build)` resolves once the worker's documents are of that build or a later one,
- * true (a quick second save makes the first one's build never live), or after WAIT_MS, false.
+ * `untilServed(build, signal)` resolves once the worker's documents are of that build or a later
+ * one, true (a quick second save makes the first one's build never live), or after WAIT_MS or
+ * when `signal` aborts, false.
  */
 export function liveBuilds() {
   let origin = null;
@@ -26,7 +30,10 @@ export function liveBuilds() {
   /** The latest build whose files a worker's document names (-1: none, or no answer). */
   const servedBuild = async () => {
     try {
-      const response = await fetch(new URL(PROBE_PATH, origin), { headers: { Accept: "text/html" } });
+      const response = await fetch(new URL(PROBE_PATH, origin), {
+        headers: { Accept: "text/html" },
+        signal: AbortSignal.timeout(PROBE_MS),
+      });
       const html = await response.text();
       return builds.findLastIndex((names) => names.every((name) => html.includes(`"${name}"`)));
     } catch {
@@ -47,17 +54,24 @@ export function liveBuilds() {
         for (const resolve of waiting) resolve();
       }
     },
-    async untilServed(build) {
+    async untilServed(build, signal) {
       if (!origin || build < 0) return true;
       const deadline = Date.now() + WAIT_MS;
       for (;;) {
+        if (signal?.aborted) return false;
         // Asked for before the probe: a reload that ends while it is under way is not missed.
         const reload = nextReload();
         if ((await servedBuild()) >= build) return true;
         let timer;
-        const timedOut = new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now(), true)));
-        const late = await Promise.race([reload.then(() => false), timedOut]);
+        let onAbort;
+        const given = new Promise((resolve) => {
+          timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), true);
+          onAbort = () => resolve(true);
+          signal?.addEventListener("abort", onAbort, { once: true });
+        });
+        const late = await Promise.race([reload.then(() => false), given]);
         clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         if (late) return false;
       }
     },

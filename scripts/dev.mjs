@@ -38,7 +38,7 @@ const clientInputs = () => {
   }
   return knownInputs;
 };
-watch(path.join(root, "src"), { recursive: true }, (_, file) => {
+const sources = watch(path.join(root, "src"), { recursive: true }, (_, file) => {
   const input = file && `src/${String(file).split(path.sep).join("/")}`;
   Object.assign(save, {
     awaitingClient: clientInputs().has(input),
@@ -48,15 +48,26 @@ watch(path.join(root, "src"), { recursive: true }, (_, file) => {
 });
 // Updates go out in order, each once the worker serves the build it follows (or a later one): a
 // page that reloads or imports a chunk before then would get the last build, or files not served.
+// An update stops waiting once a later client build, or a build error, is queued behind it: a
+// worker that fails to build (a broken loader) holds the page 30 s at most, however many saves.
 const live = liveBuilds();
 let outbox = Promise.resolve();
+let waiting = { build: -1, controller: new AbortController() };
 function deliver(update, build = -1) {
-  outbox = outbox.then(async () => {
-    if (!(await live.untilServed(build))) {
-      console.warn("[dev] the worker does not serve the new client build yet; the page updates anyway");
-    }
-    events.send(update);
-  });
+  if (build > waiting.build || update.type === "error") {
+    waiting.controller.abort();
+    waiting = { build, controller: new AbortController() };
+  }
+  const superseded = waiting.controller.signal;
+  outbox = outbox
+    .then(async () => {
+      if (!(await live.untilServed(build, superseded)) && !superseded.aborted) {
+        console.warn("[dev] the worker does not serve the new client build yet; the page updates anyway");
+      }
+      events.send(update);
+    })
+    // One update that cannot be sent must not stop the ones behind it.
+    .catch((error) => console.warn(`[dev] could not send an update to the page: ${error.message}`));
 }
 function fromClientBuild({ update, names }) {
   const build = names.length > 0 ? live.built(names) : -1;
@@ -89,5 +100,12 @@ runTogether(
       { onLine: fromWrangler },
     ],
   ],
-  { onStop: () => events.close() },
+  // The source watcher and any update still waiting would keep this process alive after Ctrl-C.
+  {
+    onStop: () => {
+      sources.close();
+      waiting.controller.abort();
+      events.close();
+    },
+  },
 );

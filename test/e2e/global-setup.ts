@@ -74,6 +74,26 @@ async function startWranglerDev(options: {
   return served(child, `http://127.0.0.1:${port}`, options.logFile);
 }
 
+/** Resolves once no process of group `pgid` is left; throws, after killing them, past 8 s (within vitest's close timeout). */
+async function groupGone(pgid: number) {
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const deadline = Date.now() + 8_000; Date.now() < deadline;) {
+    if (!alive()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.kill(-pgid, "SIGKILL");
+  // vitest reports an error thrown at teardown but still exits 0: fail the run itself.
+  process.exitCode = 1;
+  throw new Error("npm run dev left processes running 8 s after SIGTERM (killed now)");
+}
+
 /** `child` serving `url`, once it answers 200 there; its output goes to `logFile`. */
 async function served(child: ChildProcess, url: string, logFile: string, stopGroup = false) {
   const out = createWriteStream(logFile);
@@ -88,6 +108,8 @@ async function served(child: ChildProcess, url: string, logFile: string, stopGro
       await exited;
     }
     out.end();
+    // As a developer's Ctrl-C would, SIGTERM must end every process npm run dev started.
+    if (stopGroup) await groupGone(child.pid!);
   };
   try {
     await waitUntilReady(url, child, logFile);
