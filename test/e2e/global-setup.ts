@@ -163,16 +163,20 @@ export default async function setup(project: TestProject) {
   const servers: { url: string; stop: () => Promise<void>; pid: number }[] = [];
   const devRoot = await mkdtemp(path.join(os.tmpdir(), "verge-dev-"));
   try {
-    servers.push(await startWranglerDev({ logFile, persistTo: state, extra: dsn }));
-    servers.push(
-      await startWranglerDev({
+    // Started side by side: each spends most of its start-up bundling or waiting on its own process.
+    const started = await Promise.allSettled([
+      startWranglerDev({ logFile, persistTo: state, extra: dsn }),
+      startWranglerDev({
         logFile: path.join(root, "dist/e2e-fixture-wrangler.log"),
         persistTo: path.join(state, "fixture"),
         config: "test/fixture-app/wrangler.toml",
         extra: dsn,
       }),
-    );
-    servers.push(await startNpmRunDev(devRoot, dsn));
+      startNpmRunDev(devRoot, dsn),
+    ]);
+    for (const result of started) if (result.status === "fulfilled") servers.push(result.value);
+    const failed = started.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
   } catch (error) {
     for (const server of servers) await server.stop();
     await ingest.close();
