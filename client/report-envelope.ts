@@ -164,14 +164,24 @@ export async function sendEvent(
   const body = new TextEncoder().encode(writeEnvelope(config.dsn, error, mechanism, release));
   pendingBytes += body.length;
   pendingRequests++;
-  try {
-    const response = await fetch(config.tunnel, {
+  const send = (keepalive: boolean) =>
+    fetch(config.tunnel, {
       method: "POST",
       // text/plain keeps it a simple request; keepalive lets it outlive an unloading page.
       headers: { "Content-Type": "text/plain;charset=UTF-8" },
       body,
-      keepalive: pendingBytes <= KEEPALIVE_BUDGET_BYTES && pendingRequests < KEEPALIVE_MAX_REQUESTS,
+      keepalive,
     });
+  const keepalive = pendingBytes <= KEEPALIVE_BUDGET_BYTES && pendingRequests < KEEPALIVE_MAX_REQUESTS;
+  try {
+    // Refused as over the browser's budget (its count and ours can differ), it goes without.
+    const response = await send(keepalive).catch((error: unknown) => {
+      if (keepalive) return send(false);
+      throw error;
+    });
+    // The browser counts a keepalive request as in flight until its answer is read to the end:
+    // only then does it leave our count too.
+    await response.arrayBuffer().catch(() => {});
     return backoffSeconds(response);
   } finally {
     pendingBytes -= body.length;

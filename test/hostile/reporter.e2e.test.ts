@@ -75,6 +75,23 @@ describe("browser reporter and big errors", () => {
     await context.close();
   });
 
+  it("sends reports one after another whose sum is over the keepalive budget, each one arriving", async () => {
+    // Each answer's head comes at once and its body two seconds later: the browser counts a
+    // keepalive request against its 64 KiB until then, after the reporter has its status.
+    await ingestControl("mode?mode=slow-body");
+    const { page, context } = await openErrorsPage();
+    // ~30 KB each, each sent once the one before has arrived.
+    const frames = Array.from({ length: 28 }, (_, i) => frameLine(`h${i}_${"z".repeat(950)}`, i + 1));
+    const messages = ["one of four", "two of four", "three of four", "four of four"];
+    for (const [index, message] of messages.entries()) {
+      await throwInPage(page, message, [`Error: ${message}`, ...frames].join("\n"));
+      await expect.poll(async () => (await ingestEnvelopes()).length, { timeout: 10_000 }).toBe(index + 1);
+    }
+    const values = (await ingestEnvelopes()).map((envelope) => eventOf(envelope)!.exception.values[0].value);
+    expect(values).toEqual(messages);
+    await context.close();
+  });
+
   it("sends a stack of 200 frames as its 50 innermost, the throwing frame last", async () => {
     const { page, context } = await openErrorsPage();
     const frames = Array.from({ length: 200 }, (_, i) => frameLine(`depth${i}`, i + 1));

@@ -14,9 +14,14 @@ export interface RecordedEnvelope extends Envelope {
   raw: string;
 }
 
-/** ok; 429 with Retry-After and X-Sentry-Rate-Limits; never answer; 302 elsewhere; reset the connection. */
-export type IngestMode = "ok" | "rate-limit" | "hang" | "redirect" | "down";
-export const INGEST_MODES: IngestMode[] = ["ok", "rate-limit", "hang", "redirect", "down"];
+/**
+ * ok; 429 with Retry-After and X-Sentry-Rate-Limits; never answer; 302 elsewhere; reset the
+ * connection; ok, but the answer's body ends only SLOW_BODY_MS after its head.
+ */
+export type IngestMode = "ok" | "rate-limit" | "hang" | "redirect" | "down" | "slow-body";
+export const INGEST_MODES: IngestMode[] = ["ok", "rate-limit", "hang", "redirect", "down", "slow-body"];
+/** How long the slow-body mode holds the end of an answer. */
+export const SLOW_BODY_MS = 2_000;
 /** Seconds the rate-limit mode asks clients to wait. */
 export const RATE_LIMIT_SECONDS = 60;
 
@@ -122,6 +127,12 @@ export async function startFakeIngest(): Promise<FakeIngest> {
         ),
         raw: raw.toString("base64"),
       });
+      if (mode === "slow-body") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.write('{"id":');
+        setTimeout(() => response.end(JSON.stringify(parsed.header.event_id ?? null) + "}"), SLOW_BODY_MS);
+        return;
+      }
       json(200, { id: parsed.header.event_id ?? null });
     } catch (error) {
       stats.rejected.push(String(error));
