@@ -12,6 +12,9 @@ const browser = useBrowser();
 const devURL = inject("devURL");
 const devRoot = inject("devRoot");
 
+/** Text typed into a field before an edit, which the edit must leave there. */
+const TYPED = "typed before the edit";
+
 const edited = new Map<string, string>();
 
 /** Rewrites `file` (relative to the served copy) with `change`; afterEach puts it back. */
@@ -72,6 +75,12 @@ async function openCountedHome(page: Page) {
 
 const sameDocument = (page: Page) => page.evaluate(() => (window as { __document?: string }).__document);
 
+/** What openCountedHome set up is still there: the counter's count, in the first document (no reload). */
+async function expectHomeStateKept(page: Page) {
+  expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
+  expect(await sameDocument(page)).toBe("first");
+}
+
 describe("npm run dev with Fast Refresh", () => {
   it("updates an edited component in place: the counter keeps its count, with no reload", async () => {
     const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
@@ -80,8 +89,7 @@ describe("npm run dev with Fast Refresh", () => {
       source.replace("<h1>verge</h1>", "<h1>verge, edited</h1>"),
     );
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge, edited");
-    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
-    expect(await sameDocument(page)).toBe("first");
+    await expectHomeStateKept(page);
     // The update comes once the dev server serves the new chunks: the page asks for none in vain.
     expect(problems).toEqual([]);
     await context.close();
@@ -99,12 +107,11 @@ describe("npm run dev with Fast Refresh", () => {
     // The document and the client code it names both have the field, or hydration would drop it.
     await untilServedWhole('name="note"', "/", 'name: "note"');
     await openCountedHome(page);
-    await page.getByLabel("Note").fill("typed before the edit");
+    await page.getByLabel("Note").fill(TYPED);
     await edit("src/app/pages/home.tsx", () => withForm("verge, edited")(edited.values().next().value!));
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge, edited");
-    expect(await page.getByLabel("Note").inputValue()).toBe("typed before the edit");
-    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
-    expect(await sameDocument(page)).toBe("first");
+    expect(await page.getByLabel("Note").inputValue()).toBe(TYPED);
+    await expectHomeStateKept(page);
     await context.close();
   });
 
@@ -119,16 +126,15 @@ describe("npm run dev with Fast Refresh", () => {
     // The document and the client code it names both have the field, or hydration would drop it.
     await untilServedWhole('name="note"', "/", 'name: "note"');
     await openCountedHome(page);
-    await page.getByLabel("Note").fill("typed before the edit");
+    await page.getByLabel("Note").fill(TYPED);
     await edit("src/app/layout.tsx", (source) =>
       source.replace("<p>verge: React on Cloudflare Workers.</p>", "<p>verge, with an edited layout.</p>"),
     );
     await expect
       .poll(() => page.locator(".site-footer").textContent(), { timeout: 30_000 })
       .toBe("verge, with an edited layout.");
-    expect(await page.getByLabel("Note").inputValue()).toBe("typed before the edit");
-    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
-    expect(await sameDocument(page)).toBe("first");
+    expect(await page.getByLabel("Note").inputValue()).toBe(TYPED);
+    await expectHomeStateKept(page);
     expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
     await context.close();
   });
@@ -151,7 +157,7 @@ describe("npm run dev with Fast Refresh", () => {
     // The document and the client code it names both have the field, or hydration would drop it.
     await untilServedWhole('name="note"', "/", 'name: "note"');
     await openCountedHome(page);
-    await page.getByLabel("Note").fill("typed before the edit");
+    await page.getByLabel("Note").fill(TYPED);
     await edit("src/app/streamed-section.tsx", (source) =>
       source.replace(
         "<h2 id={props.id}>{props.heading}</h2>",
@@ -161,9 +167,8 @@ describe("npm run dev with Fast Refresh", () => {
     await expect
       .poll(() => page.locator("#shared-heading").textContent(), { timeout: 30_000 })
       .toBe("Shared, edited");
-    expect(await page.getByLabel("Note").inputValue()).toBe("typed before the edit");
-    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
-    expect(await sameDocument(page)).toBe("first");
+    expect(await page.getByLabel("Note").inputValue()).toBe(TYPED);
+    await expectHomeStateKept(page);
     expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
     // The other pages that share it have it too.
     await untilServedWhole(", edited</h2>", "/slow");
@@ -217,8 +222,7 @@ describe("npm run dev with Fast Refresh", () => {
         timeout: 30_000,
       })
       .toBe("7px");
-    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
-    expect(await sameDocument(page)).toBe("first");
+    await expectHomeStateKept(page);
     await context.close();
   });
 
@@ -240,8 +244,7 @@ describe("npm run dev with Fast Refresh", () => {
     await expect
       .poll(() => page.getByTestId("note").textContent(), { timeout: 30_000 })
       .toBe("the second note");
-    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
-    expect(await sameDocument(page)).toBe("first");
+    await expectHomeStateKept(page);
     await context.close();
   });
 
@@ -258,8 +261,7 @@ describe("npm run dev with Fast Refresh", () => {
     await edit("src/app/pages/home.tsx", (text) => text.replace("<h1>verge</h2>", "<h1>verge, fixed</h1>"));
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge, fixed");
     expect(await overlay.count()).toBe(0);
-    expect(await page.getByTestId("counter").textContent()).toBe("Clicked 3 times");
-    expect(await sameDocument(page)).toBe("first");
+    await expectHomeStateKept(page);
     await context.close();
   });
 });
