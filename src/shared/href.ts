@@ -1,6 +1,4 @@
 // Typed addresses: a route pattern's params, and href() over the app's own patterns.
-import type { Register } from "./index";
-
 type ParamNames<P extends string> = P extends `${string}:${infer Rest}`
   ? Rest extends `${infer Name}/${infer Tail}`
     ? Name | ParamNames<Tail>
@@ -11,6 +9,13 @@ type ParamNames<P extends string> = P extends `${string}:${infer Rest}`
 export type Params<P extends string = string> = string extends P
   ? Record<string, string>
   : { [K in ParamNames<P>]: string };
+
+/**
+ * What the app tells verge about itself, for types only. src/app/routes.ts registers its route
+ * table, so `href()` accepts only its patterns and each page is checked against its pattern:
+ * `declare module "verge" { interface Register { routes: Routes<typeof routes> } }`.
+ */
+export interface Register {}
 
 type Routes = Register extends { routes: infer R extends readonly { path: string }[] }
   ? R

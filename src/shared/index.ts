@@ -2,13 +2,6 @@
 // exported here; the modules behind it are internals and may move. Browser-safe: nothing here
 // may import server-only code (scripts/server-only.mjs).
 
-/**
- * What the app tells verge about itself, for types only. src/app/routes.ts registers its route
- * table, so `href()` accepts only its patterns and each page is checked against its pattern:
- * `declare module "verge" { interface Register { routes: Routes<typeof routes> } }`.
- */
-export interface Register {}
-
 export {
   page,
   redirect,
@@ -49,5 +42,5 @@ export type { StandardSchemaV1 } from "./standard-schema";
 export { Await } from "./await";
 export { visitorKey, withinVisitorLimit } from "./visitor-limit";
 export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./protocol";
-export { href, type Params, type RoutePattern } from "./href";
+export { href, type Params, type Register, type RoutePattern } from "./href";
 export type { Data, LoaderData, Serialized } from "./page-data-types";
