@@ -3,6 +3,7 @@
 // request's kind, timings, log line, error capture, security headers, the routes' rules (checked
 // once), D1 bookmarks.
 import { Hono } from "hono";
+import { LinearRouter } from "hono/router/linear-router";
 import type { AppConfig, AppEnv, ReportError, Tracing } from "./context";
 import { requestLogger } from "./logger";
 import { requestTimings } from "./timings";
@@ -29,7 +30,11 @@ export interface AppDeps extends AppConfig {
 }
 
 export function createApp({ reportError, log, tracing, ...config }: AppDeps) {
-  const app = new Hono<AppEnv>();
+  // Every handler here is on "*" (dispatch matches pages itself), so Hono's router only chains
+  // them. Its default one builds a regular expression on an isolate's first request; LinearRouter
+  // walks them in order, which makes that request about 3% cheaper (BENCHMARKS.md, "The first
+  // request after start").
+  const app = new Hono<AppEnv>({ router: new LinearRouter() });
   app.use(async function provideApp(c, next) {
     c.set("app", config);
     await next();
