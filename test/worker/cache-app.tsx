@@ -157,6 +157,35 @@ function Planted({ data }: PageProps<{ later: Promise<string> }>) {
 const planted = (maxAge: number, staleWhileRevalidate: number) =>
   cached({ default: Planted, loader: () => ({ later: plant.take() }) }, maxAge, staleWhileRevalidate);
 
+/** Rows for /large: a document of over 400 KB, page data included. */
+const ROWS = Array.from({ length: 4000 }, (_, i) => ({
+  id: i + 1,
+  name: `Row ${i + 1}`,
+  note: "x".repeat(i % 40),
+}));
+
+/** A large page: a table the render streams in many chunks, then a section streamed after it. */
+function Large({ data }: PageProps<{ rows: typeof ROWS; later: Promise<string> }>) {
+  return (
+    <>
+      <table>
+        <tbody>
+          {data.rows.map((row) => (
+            <tr key={row.id}>
+              <td>{row.id}</td>
+              <td>{row.name}</td>
+              <td>{row.note}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Suspense fallback={<p>Waiting</p>}>
+        <Await resolve={data.later}>{(value) => <p data-testid="later">{value}</p>}</Await>
+      </Suspense>
+    </>
+  );
+}
+
 /** A page that shows its nonce as text: only attributes are restamped, so it must not be stored. */
 const NonceInText = () => <p data-testid="shown">{useNonce()}</p>;
 
@@ -190,6 +219,10 @@ const routes = [
     return { n, later: n === 1 ? Promise.reject(new Error("first section fails")) : Promise.resolve(`ok ${n}`) };
   } })),
   page("/uncached", cached({ cache: undefined })),
+  page("/large", cached({ default: Large, loader: () => ({
+    rows: ROWS,
+    later: new Promise<string>((resolve) => setTimeout(() => resolve("streamed after the table"), 0)),
+  }) })),
   page("/stale-nonce", cached({ default: RecordsNonce }, 1, 60)),
   page("/changing", changing(60, 0)),
   page("/planted", planted(60, 0)),

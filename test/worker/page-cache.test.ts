@@ -34,6 +34,19 @@ describe("a page that opts into the edge cache", () => {
     }
   });
 
+  it("serves a large page's hit byte for byte as rendered, its own nonce wherever the render had one", async () => {
+    const path = fresh("/large");
+    const render = await visit(path);
+    const hit = await visit(path);
+    expect([render.line.cache, hit.line.cache]).toEqual(["miss", "hit"]);
+    expect(new TextEncoder().encode(hit.body).byteLength).toBeGreaterThan(400_000);
+    const [rendered, own] = [cspNonce(render.response)!, cspNonce(hit.response)!];
+    expect(own).not.toBe(rendered);
+    // Preloads in the head; the page data and the streamed section after the table; the entry.
+    expect(render.body.split(`nonce="${rendered}"`).length - 1).toBeGreaterThanOrEqual(3);
+    expect(hit.body).toBe(render.body.replaceAll(rendered, own));
+  });
+
   it("renders instead of serving a stored document longer or shorter than it was stored", async () => {
     const path = fresh("/counted");
     await visit(path);
