@@ -64,7 +64,7 @@ const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 /** A dot per window, so a long run shows it is alive. */
 const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
 /** Fresh starts of each Worker whose first request is timed (the median is reported). */
-const FIRST_ROUNDS = quick ? 1 : 3;
+const FIRST_ROUNDS = quick ? 1 : 7;
 /**
  * The floor writing the app's log line (bench/workers/floor-logged-worker.tsx), for the first
  * request only: workerd's first console call loads its local console formatter, which the edge
