@@ -1,8 +1,9 @@
 // `npm run bench:loop`: the handler's own cost, without HTTP. Runs bench/workers/loop-worker.tsx
 // (the app and the floor, bundled with the app's wrangler.toml as deployed) on workerd through
 // Miniflare; each request there calls one target's fetch `--n` times on one page. CPU per call is
-// the runtime process's CPU from /proc over that request, in `--rounds` alternating rounds (the
-// median is printed). Steadier than the HTTP figures, so it can attribute differences of 0.01 ms.
+// the runtime process's CPU over that request (the scheduler's nanosecond count, so short rounds
+// are not rounded to 10 ms ticks), in `--rounds` alternating rounds (the median is printed).
+// Steadier than the HTTP figures, so it can attribute differences of 0.01 ms.
 //   npm run bench:loop -- [--path=/] [--n=4000] [--rounds=10] [--targets=app,app-quiet,floor]
 //   npm run bench:loop -- --path=/items --targets=app-quiet,document,floor
 //                                     `document`: /items' document as the app renders it, by
@@ -23,7 +24,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startMiniflare } from "./miniflare.mjs";
-import { cpuMs, workerProcesses } from "./proc.mjs";
+import { threadsCpuMs, workerProcesses } from "./proc.mjs";
 import { parseOptions } from "./cli.mjs";
 import { applyMigrations, root } from "./server.mjs";
 import { RENDER, WORKLOADS } from "./workloads.mjs";
@@ -89,9 +90,9 @@ try {
   const perCall = Object.fromEntries(targets.map((t) => [t, []]));
   for (let round = 0; round < rounds; round++) {
     for (const target of round % 2 ? [...targets].reverse() : targets) {
-      const before = cpuMs(workerd);
+      const before = threadsCpuMs(workerd);
       await run(target, n);
-      perCall[target].push((cpuMs(workerd) - before) / n);
+      perCall[target].push((threadsCpuMs(workerd) - before) / n);
     }
     process.stdout.write(round + 1 < rounds ? "." : ".\n");
   }
