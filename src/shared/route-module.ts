@@ -248,21 +248,15 @@ export function echoedValues(fields: Fields, refusal: Pick<Invalid, "secret">, o
 /**
  * The data as the page receives it: through JSON (a Date as its string, undefined fields gone),
  * top-level Promises kept for <Await>. The server renders with it, as the browser hydrates with
- * it, and `title` and `meta` see it. Made once per loader result (a view is its own view).
+ * it, and `title` and `meta` are called with it (loadPage makes it once per request).
  */
-const pageViews = new WeakMap<object, unknown>();
 export function pageView(data: unknown): unknown {
   if (typeof data !== "object" || data === null) return data ?? null;
-  let view = pageViews.get(data);
-  if (view === undefined) {
-    const entries = Object.entries(data).map(([key, value]) =>
-      value instanceof Promise ? [key, value] : [key, value === undefined ? undefined : json(value)],
-    );
-    view = Array.isArray(data) ? json(data) : Object.fromEntries(entries.filter(([, v]) => v !== undefined));
-    pageViews.set(data, view);
-    if (typeof view === "object" && view !== null) pageViews.set(view, view);
-  }
-  return view;
+  if (Array.isArray(data)) return json(data);
+  const entries = Object.entries(data).map(([key, value]) =>
+    value instanceof Promise ? [key, value] : [key, value === undefined ? undefined : json(value)],
+  );
+  return Object.fromEntries(entries.filter(([, v]) => v !== undefined));
 }
 /** `value` through JSON; `value` itself when JSON would give it back unchanged (most data). */
 const json = (value: unknown): unknown => {
@@ -307,12 +301,14 @@ function jsonNative(value: unknown, depth: number): boolean {
   return true;
 }
 
-export function titleOf(module: Pick<RouteModule, "title">, data: unknown): string {
-  return typeof module.title === "function" ? module.title(pageView(data)) : module.title;
+/** The page's title, from its data as the page sees it (pageView). */
+export function titleOf(module: Pick<RouteModule, "title">, view: unknown): string {
+  return typeof module.title === "function" ? module.title(view) : module.title;
 }
 
-export function metaOf(module: Pick<RouteModule, "meta">, data: unknown): PageMeta | undefined {
-  return typeof module.meta === "function" ? module.meta(pageView(data)) : module.meta;
+/** The page's own head tags, from its data as the page sees it (pageView). */
+export function metaOf(module: Pick<RouteModule, "meta">, view: unknown): PageMeta | undefined {
+  return typeof module.meta === "function" ? module.meta(view) : module.meta;
 }
 
 type ModuleData<M> = M extends { loader: infer L } ? Data<L> : null;
