@@ -28,9 +28,10 @@ function isBookmark(value: string | null | undefined): value is string {
 
 /**
  * On https the cookie is `__Host-d1-bookmark`: only this host, over https, with Path=/ can set a
- * cookie of that name, so a sibling subdomain cannot plant one.
+ * cookie of that name, so a sibling subdomain cannot plant one. The runtime hands the Worker a
+ * parsed and serialised URL, so its scheme is in lower case: no need to parse it again.
  */
-const cookiePrefix = (c: AppContext) => (new URL(c.req.url).protocol === "https:" ? "host" : undefined);
+const cookiePrefix = (c: AppContext) => (c.req.url.startsWith("https:") ? "host" : undefined);
 
 /** The bookmarks the visitor sent, valid or not: the header (our client) and the cookie (documents). */
 function offeredBookmarks(c: AppContext): string[] {
