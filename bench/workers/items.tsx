@@ -79,13 +79,15 @@ export function itemsModule(count: number, cache?: CachePolicy): RouteModule {
 const CACHED: CachePolicy = { maxAge: 600 };
 
 /**
- * The benchmark's item pages. `/items`: rendered for every request, as the floor's. Under
- * `/cached/`, the same pages kept in the edge cache: Miniflare's Cache API, or under
+ * The benchmark's item pages. `/items`: rendered for every request, as the floor's; `/items-empty`
+ * the same with no rows, where the runtime's own cost per render stands out (`npm run bench:loop`).
+ * Under `/cached/`, the same pages kept in the edge cache: Miniflare's Cache API, or under
  * `/cached/memory/` a Map in the isolate (app-worker.tsx), which leaves the lookup out as the
  * edge leaves it out of the Worker's CPU.
  */
 export const ITEM_ROUTES = [
   page("/items", async () => itemsModule(500)),
+  page("/items-empty", async () => itemsModule(0)),
   page("/cached/items", async () => itemsModule(500, CACHED)),
   page("/cached/memory/items", async () => itemsModule(500, CACHED)),
   page("/cached/memory/items-10x", async () => itemsModule(5000, CACHED)),
