@@ -8,7 +8,7 @@
 //   npm run bench:loop -- --path=/items --targets=app-quiet,document,floor
 //                                     `document`: /items' document as the app renders it, by
 //                                     renderToReadableStream alone (what the runtime adds around it)
-//   npm run bench:loop -- --path=/items-empty --targets=app-quiet,floor
+//   npm run bench:loop -- --path=/items-empty --targets=app-quiet,document,floor
 //                                     the same page with no rows: what a render costs the runtime
 //                                     whatever the page's size (React has little else to do)
 //   npm run bench:loop -- --data      the page's data (X-Page-Data: 1, ?_data=1) instead of its HTML

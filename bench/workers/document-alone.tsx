@@ -1,7 +1,8 @@
 // The `document` target of `npm run bench:loop`: the app's own document for /items (its Root,
 // nonce context, render options and page JSON) rendered by plain renderToReadableStream, with no
 // Hono, middleware, routing or loader plumbing around it. Against `app` it shows what the runtime
-// costs around the render; against `floor`, whether the app's markup itself costs more.
+// costs around the render; against `floor`, whether the app's markup itself costs more. Any path
+// is /items (500 rows) but `/items-empty`, which has none, as the app's page of that name.
 import { renderToReadableStream } from "react-dom/server";
 import { Root } from "../../src/shared/root";
 import { NonceContext } from "../../src/shared/nonce";
@@ -16,11 +17,12 @@ const nonce = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8
 export function documentAlone(app: AppDefinition, manifest: ClientManifest) {
   const module = { default: Items, title: "Items" };
   return {
-    async fetch(): Promise<Response> {
+    async fetch(request: Request): Promise<Response> {
+      const rows = new URL(request.url).pathname === "/items-empty" ? 0 : 500;
       const page: PageData = {
         route: "/items",
         params: {},
-        data: { items: items(500) },
+        data: { items: items(rows) },
         title: "Items",
         head: [
           { name: "description", content: "Items" },
