@@ -44,6 +44,8 @@ describe("a page that opts into the edge cache", () => {
     expect(own).not.toBe(rendered);
     // Preloads in the head; the page data and the streamed section after the table; the entry.
     expect(render.body.split(`nonce="${rendered}"`).length - 1).toBeGreaterThanOrEqual(3);
+    // The section was streamed, not inlined: its fallback went out first, React's script follows.
+    expect(render.body).toContain("<p>Waiting</p>");
     expect(hit.body).toBe(render.body.replaceAll(rendered, own));
   });
 
