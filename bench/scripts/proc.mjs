@@ -24,6 +24,9 @@ export function cpuMs(pid) {
 /**
  * CPU time a process's live threads have run, in milliseconds, from the scheduler's own count
  * (nanoseconds, not clock ticks): precise enough for a start-up of a few tens of milliseconds.
+ * Only threads alive at the read count: a thread that ends between two reads takes its time
+ * with it, so a difference of two reads is a lower bound (and read across such an exit, may even
+ * fall below zero).
  */
 export function threadsCpuMs(pid) {
   try {

@@ -40,7 +40,7 @@ const TARGETS: Record<string, Target> = {
   /** The same with the log line built but not written: what the write itself costs. */
   "app-quiet": createApp({ ...app, routes, manifest, reportError: () => {}, log: () => {} }),
   floor: floor as Target,
-  /** /items' document as the app renders it, by renderToReadableStream alone (any path). */
+  /** /items' document as the app renders it, by renderToReadableStream alone (/items-empty: no rows). */
   document: documentAlone(app, manifest),
 };
 

@@ -119,8 +119,9 @@ export async function servedEntry(
   if (placeholder === null) return new Response(entry.body, init);
   const at = entry.headers.get(NONCE_AT_HEADER)!;
   const offsets = at === "" ? [] : at.split(",").map(Number);
-  // One read of the entry into the isolate, a few bytes written, and one copy into the answer:
-  // cheaper here than any stream, the entry's large parts piped natively included (decisions.md).
+  // One read of the entry into the isolate, a few bytes written, and one copy into the answer.
+  // Piping the entry's large parts natively grows less with the page, but takes a second lookup
+  // and cannot fall back to a render once it has begun (decisions.md).
   // A read that fails only costs a render, as a lookup that fails does.
   const length = Number(entry.headers.get(LENGTH_HEADER));
   const bytes = await readWhole(entry.body, length).catch(() => null);
