@@ -1,8 +1,9 @@
-// The floor (floor-worker.tsx) writing one log line per request, as the app does: a JSON line like
-// the app's (without its timings and cache fields) through console.log. Only for the first request after start: there, workerd's
-// first console call loads its local console formatter (its port of node:util's inspect), a cost
-// of local workerd alone (the edge hands a Worker's console calls to its logs as they are), which
-// this floor pays as the app does. BENCHMARKS.md, "Reading them", has the figures.
+// The floor (floor-worker.tsx) writing one log line per request, as the app does: a JSON line
+// like the app's (without its timings and cache fields) through console.log. Only for the first
+// request after start: there, workerd's first console call loads its local console formatter (its
+// port of node:util's inspect), a cost of local workerd alone (the edge hands a Worker's console
+// calls to its logs as they are), which this floor pays as the app does. BENCHMARKS.md, "Reading
+// them", has the figures.
 import floor from "./floor-worker";
 
 export default {
