@@ -81,6 +81,20 @@ async function expectHomeStateKept(page: Page) {
   expect(await sameDocument(page)).toBe("first");
 }
 
+/** openCountedHome on a home page given a "Note" field, with TYPED typed into it. */
+async function openHomeWithTypedNote(page: Page) {
+  // The document and the client code it names both have the field, or hydration would drop it.
+  await untilServedWhole('name="note"', "/", 'name: "note"');
+  await openCountedHome(page);
+  await page.getByLabel("Note").fill(TYPED);
+}
+
+/** After an edit: the text typed by openHomeWithTypedNote, and the home page's state, are kept. */
+async function expectTypedNoteAndStateKept(page: Page) {
+  expect(await page.getByLabel("Note").inputValue()).toBe(TYPED);
+  await expectHomeStateKept(page);
+}
+
 describe("npm run dev with Fast Refresh", () => {
   it("updates an edited component in place: the counter keeps its count, with no reload", async () => {
     const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
@@ -104,14 +118,10 @@ describe("npm run dev with Fast Refresh", () => {
         `<h1>${title}</h1><form><label>Note <input name="note" /></label></form>`,
       );
     await edit("src/app/pages/home.tsx", withForm("verge"));
-    // The document and the client code it names both have the field, or hydration would drop it.
-    await untilServedWhole('name="note"', "/", 'name: "note"');
-    await openCountedHome(page);
-    await page.getByLabel("Note").fill(TYPED);
+    await openHomeWithTypedNote(page);
     await edit("src/app/pages/home.tsx", () => withForm("verge, edited")(edited.values().next().value!));
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge, edited");
-    expect(await page.getByLabel("Note").inputValue()).toBe(TYPED);
-    await expectHomeStateKept(page);
+    await expectTypedNoteAndStateKept(page);
     await context.close();
   });
 
@@ -123,18 +133,14 @@ describe("npm run dev with Fast Refresh", () => {
         '<h1>verge</h1><form><label>Note <input name="note" /></label></form>',
       ),
     );
-    // The document and the client code it names both have the field, or hydration would drop it.
-    await untilServedWhole('name="note"', "/", 'name: "note"');
-    await openCountedHome(page);
-    await page.getByLabel("Note").fill(TYPED);
+    await openHomeWithTypedNote(page);
     await edit("src/app/layout.tsx", (source) =>
       source.replace("<p>verge: React on Cloudflare Workers.</p>", "<p>verge, with an edited layout.</p>"),
     );
     await expect
       .poll(() => page.locator(".site-footer").textContent(), { timeout: 30_000 })
       .toBe("verge, with an edited layout.");
-    expect(await page.getByLabel("Note").inputValue()).toBe(TYPED);
-    await expectHomeStateKept(page);
+    await expectTypedNoteAndStateKept(page);
     expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
     await context.close();
   });
@@ -154,10 +160,7 @@ describe("npm run dev with Fast Refresh", () => {
             '<form><label>Note <input name="note" /></label></form></StreamedSection>',
         ),
     );
-    // The document and the client code it names both have the field, or hydration would drop it.
-    await untilServedWhole('name="note"', "/", 'name: "note"');
-    await openCountedHome(page);
-    await page.getByLabel("Note").fill(TYPED);
+    await openHomeWithTypedNote(page);
     await edit("src/app/streamed-section.tsx", (source) =>
       source.replace(
         "<h2 id={props.id}>{props.heading}</h2>",
@@ -167,8 +170,7 @@ describe("npm run dev with Fast Refresh", () => {
     await expect
       .poll(() => page.locator("#shared-heading").textContent(), { timeout: 30_000 })
       .toBe("Shared, edited");
-    expect(await page.getByLabel("Note").inputValue()).toBe(TYPED);
-    await expectHomeStateKept(page);
+    await expectTypedNoteAndStateKept(page);
     expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
     // The other pages that share it have it too.
     await untilServedWhole(", edited</h2>", "/slow");
