@@ -1,20 +1,11 @@
 // Three projects: worker tests inside workerd, build checks in Node, and browser tests
-// in Chromium against `wrangler dev`. `npm test` runs them all. test/hostile/ gathers every
+// in Chromium against `npm run preview` and `npm run dev`. `npm test` runs them all. test/hostile/ gathers every
 // hostile case in one folder; its suffix picks the project (.worker, .node, .e2e).
-import { createRequire } from "node:module";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { chromiumMissing } from "./test/support/chromium.ts";
-
-/**
- * React's edge renderer without its legacy string renderer, as scripts/build-worker.mjs bundles it
- * for the deployed worker; found through the installed package, as that build finds it.
- */
-const reactDomServer = path.join(
-  path.dirname(createRequire(import.meta.url).resolve("react-dom/package.json")),
-  "cjs/react-dom-server.edge.development.js",
-);
+import { verge } from "./src/vite/index.ts";
 
 /** Whether this run includes the browser tests: every project runs unless --project picks others. */
 function runsChromium(argv: string[]): boolean {
@@ -37,13 +28,14 @@ export default defineConfig(async () => {
       projects: [
         {
           plugins: [
+            // The worker's client manifest (virtual:verge/manifest), as the runtime is deployed.
+            verge(),
             cloudflareTest({
               main: "./src/worker.ts",
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
             }),
           ],
-          resolve: { alias: { "react-dom/server": reactDomServer } },
           test: {
             name: "workerd",
             include: ["test/worker/**/*.test.{ts,tsx}", "test/hostile/**/*.worker.test.{ts,tsx}"],

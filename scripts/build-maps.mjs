@@ -8,14 +8,14 @@ import path from "node:path";
 const DEV_BUILDS_KEPT = 10;
 const DEV_MARK = "development";
 
-/** The folder of `build`'s maps, for an app whose client build writes `<appDir>/manifest.json`. */
+/** The folder of `build`'s maps, for an app built into `appDir` (dist/: dist/client/, dist/verge/). */
 export function buildMapsDir(appDir, build) {
   return path.join(appDir, "sourcemaps", build);
 }
 
 /**
- * Writes built files (`name` relative to the served root: "worker.js", "assets/chunk-X.js") and
- * their portable maps (scripts/debug-ids.mjs) into the build's folder.
+ * Writes built files (`name` as the build names them: "index.js", the worker, and
+ * "assets/home-X.js") and their portable maps (scripts/debug-ids.mjs) into the build's folder.
  */
 export async function keepBuildMaps({ appDir, build, dev, files }) {
   const dir = buildMapsDir(appDir, build);

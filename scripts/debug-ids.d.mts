@@ -4,3 +4,9 @@ export declare function injectDebugId(
   mapDir: string,
 ): { code: string; map: string; portableMap: string; debugId: string };
 export declare function readDebugId(code: string): string | undefined;
+export declare function debugIdSnippet(code: string): string;
+export declare function withDebugId(
+  map: { sources: string[]; sourceRoot?: string },
+  code: string,
+  mapDir: string,
+): string;

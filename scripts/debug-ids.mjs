@@ -35,6 +35,29 @@ function debugIdOf(code, mapText) {
 const registration = (id) => `try{(self._sentryDebugIds??={})[Error().stack]="${id}"}catch{}`;
 
 /**
+ * What the build appends to each chunk (verge/vite, as it renders it): the registration and the
+ * `//# debugId=` comment, with an ID derived from the chunk's code. Appended, so no mapping moves.
+ */
+export function debugIdSnippet(code) {
+  const id = debugIdOf(code, "");
+  return `${registration(id)}\n//# debugId=${id}\n`;
+}
+
+/**
+ * The map of a chunk that carries a debug ID (debugIdSnippet), as Sentry pairs them: the same ID
+ * as `debug_id` and `debugId`, and sources relative to the project root ("src/app/pages/x.tsx")
+ * where they were relative to `mapDir`.
+ */
+export function withDebugId(map, code, mapDir) {
+  const id = readDebugId(code);
+  if (!id) throw new Error("the chunk carries no debug ID");
+  const base = path.resolve(mapDir, map.sourceRoot ?? "");
+  const sources = map.sources.map((source) => posix(path.relative(root, path.resolve(base, source))));
+  const { sourceRoot, ...rest } = map;
+  return JSON.stringify({ ...rest, sources, debug_id: id, debugId: id });
+}
+
+/**
  * Adds the debug ID to a built file and its map (read from `mapDir`): the registration and a
  * `//# debugId=` comment at the end of the file (before its sourceMappingURL, which stays last),
  * `debug_id` (Sentry's name) and `debugId` (the TC39 proposal's) in the map. Appended, not

@@ -1,7 +1,10 @@
-// `npm run deploy`: Sentry's recipe for Workers. Builds, bundles the worker as wrangler deploys it
-// into dist/deploy/, checks every bundle carries its debug ID (the builds inject them; sentry-cli
-// must read them back), uploads the build's bundles and maps to Sentry (release = build id) when
-// SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT are set, then deploys that same bundle.
+// `npm run deploy`: Sentry's recipe for Workers. Builds (`vite build`: the client into dist/client/,
+// the worker into dist/verge/index.js, both bundles and their maps kept in dist/sourcemaps/<build>/),
+// checks every bundle carries its debug ID (the build appends them; sentry-cli must read them back)
+// and that the worker wrangler will upload is the one kept, uploads the build's bundles and maps to
+// Sentry (release = build id) when SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT are set, then
+// deploys with wrangler, which reads dist/verge/wrangler.json through the Cloudflare plugin's
+// redirect (.wrangler/deploy/config.json).
 //   npm run deploy
 //   npm run check:deploy   (--dry-run) all but the upload, the migrations and the deploy: offline
 import { spawnSync } from "node:child_process";
@@ -13,36 +16,53 @@ import { checkDebugIds, SENTRY_VARIABLES, uploadSourceMaps } from "./sentry-maps
 
 const root = path.resolve(import.meta.dirname, "..");
 const wrangler = path.join(root, "node_modules/.bin/wrangler");
+const vite = path.join(root, "node_modules/vite/bin/vite.js");
 const { values } = parseArgs({ options: { "dry-run": { type: "boolean", default: false } } });
 const dryRun = values["dry-run"];
 const STEPS = 5;
 const step = (n, label) => console.log(`[deploy] ${n}/${STEPS} ${label}`);
+const relative = (file) => path.relative(root, file);
 
 function fail(message) {
   console.error(`[deploy] failed: ${message}`);
   process.exit(1);
 }
 
-/** Runs a command in the project root, its output shown; the worker is always built for production. */
+/** Runs a command in the project root, its output shown; everything is built for production. */
 function run(command, args) {
   const env = { ...process.env, NODE_ENV: "production" };
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) fail(`${path.basename(command)} ${args.join(" ")} (exit code ${result.status})`);
 }
 
-step(1, "building the client (production)");
-run(process.execPath, ["scripts/build-client.mjs"]);
-const { build } = JSON.parse(await readFile(path.join(root, "dist/manifest.json"), "utf8"));
-const bundle = path.join(root, "dist/deploy/worker.js");
-step(2, "bundling the worker as wrangler deploys it, into dist/deploy/");
-run(wrangler, ["deploy", "--dry-run", "--outdir", path.dirname(bundle)]);
-
-step(3, `checking the debug IDs the builds injected (build ${build})`);
-const maps = buildMapsDir(path.join(root, "dist"), build);
-const kept = await readFile(path.join(maps, "worker.js"), "utf8").catch(() => "");
-if ((await readFile(bundle, "utf8")) !== kept) {
-  fail(`dist/deploy/worker.js is not the worker kept in ${path.relative(root, maps)}/`);
+/** A JSON file the build wrote, or a failure saying which is missing. */
+async function readJson(file) {
+  try {
+    return JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    fail(`${relative(file)}: ${error.message} (the build did not write it)`);
+  }
 }
+
+step(1, "building the client and the worker (vite build, production)");
+run(process.execPath, [vite, "build"]);
+const { build } = (await readJson(path.join(root, "dist/client-build.json"))).manifest;
+const maps = buildMapsDir(path.join(root, "dist"), build);
+
+step(2, `checking that wrangler deploys the worker kept in ${relative(maps)}/`);
+// What `wrangler deploy` reads: the redirect the Cloudflare plugin wrote, to the built worker's config.
+const redirect = path.join(root, ".wrangler/deploy/config.json");
+const config = path.resolve(path.dirname(redirect), (await readJson(redirect)).configPath ?? "");
+const worker = path.resolve(path.dirname(config), (await readJson(config)).main ?? "");
+if (worker !== path.join(root, "dist/verge/index.js")) {
+  fail(`${relative(redirect)} leads wrangler to ${relative(worker)}, not to the built dist/verge/index.js`);
+}
+const kept = await readFile(path.join(maps, "index.js"), "utf8").catch(() => "");
+if ((await readFile(worker, "utf8")) !== kept) {
+  fail(`dist/verge/index.js is not the worker kept in ${relative(maps)}/`);
+}
+
+step(3, `checking the debug IDs the build appended (build ${build})`);
 try {
   const ids = await checkDebugIds(maps);
   console.log(
@@ -63,7 +83,7 @@ if (dryRun) {
       `(with ${names} set, Sentry shows events' stacks in the sources)`,
   );
 } else {
-  step(4, `uploading ${path.relative(root, maps)}/ to Sentry (release ${build})`);
+  step(4, `uploading ${relative(maps)}/ to Sentry (release ${build})`);
   try {
     await uploadSourceMaps(maps, build);
   } catch (error) {
@@ -71,16 +91,14 @@ if (dryRun) {
   }
 }
 
-// The bundle checked and uploaded above, as it is. wrangler.toml's [build] still runs: it rebuilds
-// dist/worker/ (identically), which is not what goes up.
-const deploy = ["deploy", bundle, "--config", "wrangler.toml", "--no-bundle"];
+// The worker checked and uploaded above, as it is: the built config says no_bundle.
 if (dryRun) {
-  step(5, "deploying dist/deploy/worker.js: dry run");
-  run(wrangler, [...deploy, "--dry-run"]);
+  step(5, "deploying dist/verge/index.js: dry run");
+  run(wrangler, ["deploy", "--dry-run"]);
   console.log("[deploy] dry run done: nothing was uploaded or deployed");
 } else {
-  step(5, `applying D1 migrations to the remote database, then deploying dist/deploy/worker.js`);
+  step(5, "applying D1 migrations to the remote database, then deploying dist/verge/index.js");
   run(wrangler, ["d1", "migrations", "apply", "DB", "--remote"]);
-  run(wrangler, deploy);
+  run(wrangler, ["deploy"]);
   console.log(`[deploy] deployed build ${build}`);
 }

@@ -1,6 +1,7 @@
 // Maps the frames of a logged stack back to the sources (`npm run logs`): each frame in a bundle
-// (worker.js, /assets/*.js) goes through that bundle's source map, taken from the maps folder of
-// the build the log line names (scripts/build-maps.mjs). node:module's SourceMap reads the maps.
+// (the worker's index.js, /assets/*.js) goes through that bundle's source map, taken from the maps
+// folder of the build the log line names (scripts/build-maps.mjs). node:module's SourceMap reads
+// the maps.
 import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
@@ -13,7 +14,9 @@ const FRAME = /^(\s*at (?:async )?)(?:(.+?) \()?(\S+?):(\d+):(\d+)\)?$/;
 function bundleName(file) {
   const chunk = /\/assets\/([\w.-]+\.js)$/.exec(file);
   if (chunk) return `assets/${chunk[1]}`;
-  // `worker.js` deployed, `file:///…/dist/worker/worker.js` under wrangler dev.
+  // The worker: `index.js` deployed, `…/dist/verge/index.js` under `npm run preview`. Builds from
+  // before the move to Vite named it `worker.js` (and `…/dist/worker/worker.js` locally).
+  if (/^index\.js$|(^|\/)dist\/verge\/index\.js$/.test(file)) return "index.js";
   return /(^|\/)worker\.js$/.test(file) ? "worker.js" : undefined;
 }
 

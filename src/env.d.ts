@@ -8,18 +8,11 @@ declare namespace Cloudflare {
      * a random key per isolate, safe, but a bookmark read by another isolate is then ignored.
      */
     D1_BOOKMARK_SECRET?: string;
-    /**
-     * Set by `npm run dev` (scripts/dev.mjs) only: the dev server's policies. The CSP lets
-     * wrangler's live-reload script run, HTML goes out uncompressed so that wrangler dev streams
-     * it (server/headers.ts), and no page is served from the edge cache (server/page-cache.ts).
-     */
-    DEV_SERVER?: string;
-    /**
-     * Set by `npm run dev`, `npm run preview` and the tests' servers (scripts/local-server.mjs):
-     * the worker runs behind wrangler dev's proxy, so a body it refuses is read and dropped
-     * behind the answer instead of cancelled (server/local-body-drain.ts); answers carry
-     * Server-Timing (server/timings.ts).
-     */
-    LOCAL_SERVER?: string;
   }
+}
+
+// The worker's client manifest, which verge/vite makes from the client build (src/vite/).
+declare module "virtual:verge/manifest" {
+  const manifest: import("./server/manifest").ClientManifest;
+  export default manifest;
 }

@@ -2,7 +2,7 @@
 // to the runtime.
 import * as workers from "cloudflare:workers";
 import { createApp, reportToSentry } from "verge/server";
-import manifest from "../dist/manifest.json";
+import manifest from "virtual:verge/manifest";
 import { app } from "./app";
 
 // A namespace import: on a runtime without Workers tracing, `tracing` is undefined, not a link error.

@@ -1,6 +1,6 @@
 // The route table, shared by the worker and the browser. A new page is one file under ./pages
-// and one line here; the first matching pattern wins. The client build reads the table itself
-// (scripts/route-table.mjs) to map routes to their chunks, so write it as you like.
+// and one line here; the first matching pattern wins. Each page the table imports gets its own
+// client chunk (Vite splits at every import()), so write it as you like.
 import { page, type Routes } from "verge";
 
 export const routes = [

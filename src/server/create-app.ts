@@ -1,5 +1,5 @@
 // Builds the app from its inputs: the product (routes, layout, not-found page), its client
-// manifest and the reporting hook. Middleware order: refused-body drain (wrangler dev only), the
+// manifest and the reporting hook. Middleware order: refused-body drain (local servers only), the
 // request's kind, timings, log line, error capture, security headers, the routes' rules (checked
 // once), D1 bookmarks.
 import { Hono } from "hono";
@@ -13,8 +13,8 @@ import { d1Bookmarks } from "./d1-session";
 import { errorResponse } from "./errors";
 import { dispatch } from "./dispatch";
 import { decideRequestKind } from "./request-kind";
-import { localBodyDrain } from "./local-body-drain";
 import { routeRules } from "./cache-policy";
+import { localBodyDrain } from "./local-body-drain";
 
 /** The product and its client build (AppConfig), and what the runtime reports and logs through. */
 export interface AppDeps extends AppConfig {

@@ -5,7 +5,7 @@ import { Root } from "../shared/root";
 import { NonceContext } from "../shared/nonce";
 import { scriptSafeJson } from "../shared/serialize";
 import type { AppContext } from "./context";
-import { modulePreloads, type ClientManifest } from "./manifest";
+import { pageFiles, type ClientManifest } from "./manifest";
 import type { LoadedPage } from "./load-page";
 import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred";
 import { answerHeaders, renderNonce } from "./headers";
@@ -15,23 +15,24 @@ import { logWhenSettled } from "./logger";
 import { timed } from "./timings";
 
 /**
- * Registers the stylesheet and the route's module chunks with React, which puts them in <head>.
- * The stylesheet is linked, not inlined: inlined, it saved at most one round trip on a first
- * visit and cost every document 0.9 KB more, where a linked one is cached for a year
- * (BENCHMARKS.md, "Lighthouse").
+ * Registers the page's stylesheets and module chunks with React, which puts them in <head>, and
+ * the nonce where Vite's loader of later chunks reads it (`meta[property=csp-nonce]`). Stylesheets
+ * are linked, not inlined: inlined, they saved at most one round trip on a first visit and cost
+ * every document 0.9 KB more, where a linked one is cached for a year (BENCHMARKS.md, "Lighthouse").
  */
 function Resources({
   manifest,
-  route,
+  module,
   nonce,
 }: {
   manifest: ClientManifest;
-  route: string | null;
+  module: object | null;
   nonce: string;
 }) {
-  if (manifest.css) preinit(manifest.css, { as: "style", precedence: "default" });
-  for (const href of modulePreloads(manifest, route)) preloadModule(href, { as: "script", nonce });
-  return null;
+  const { css, preloads } = pageFiles(manifest, module);
+  for (const href of css) preinit(href, { as: "style", precedence: "default" });
+  for (const href of preloads) preloadModule(href, { as: "script", nonce });
+  return <meta property="csp-nonce" nonce={nonce} />;
 }
 
 /**
@@ -79,7 +80,7 @@ export async function renderDocument(
         page={{ ...page, data: live }}
         module={module}
         pageJson={scriptSafeJson({ ...page, data: json, reporter: reporterConfig(c.env) })}
-        resources={<Resources manifest={app.manifest} route={page.route} nonce={nonce} />}
+        resources={<Resources manifest={app.manifest} module={module} nonce={nonce} />}
       />
     </NonceContext>
   );

@@ -22,8 +22,9 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** A complete, standalone HTML page: it must render even when React or the app is what broke. */
 export function fallbackHtml(c: AppContext, title: string, body: string): string {
-  const cssHref = c.get("app")?.manifest.css;
-  const css = cssHref ? `<link rel="stylesheet" href="${cssHref}">` : "";
+  const css = (c.get("app")?.manifest.css ?? [])
+    .map((href) => `<link rel="stylesheet" href="${href}">`)
+    .join("");
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,">${css}</head><body><main id="main">${body}</main></body></html>`;
 }
 

@@ -6,34 +6,21 @@ import { PAGE_DATA_HEADER, STATUS } from "../shared/protocol";
 import type { RouteModule } from "../shared/route-module";
 import type { AppContext, AppEnv } from "./context";
 
-/**
- * sha256 of the inline script `wrangler dev --live-reload` appends to HTML (wrangler 4.86.0,
- * templates/startDevWorker/ProxyWorker.ts). It carries no nonce, so the CSP names it by hash,
- * in development only; test/node/live-reload-hash.test.ts fails when a wrangler update changes it.
- */
-export const WRANGLER_LIVE_RELOAD_HASH = "'sha256-g5a3SrOYIecCloZ8S7M4xdT1pbYi6e7mjHrmwphRxfE='";
-
-/** The CSP of docs/protocol.md, in its order; `extra` script sources follow 'strict-dynamic'. */
-function policy(extra: string[]) {
-  return secureHeaders({
-    contentSecurityPolicy: {
-      scriptSrc: [NONCE, "'strict-dynamic'", ...extra],
-      objectSrc: ["'none'"],
-      baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
-    },
-    referrerPolicy: "strict-origin-when-cross-origin",
-    // A year: the least Lighthouse's HSTS audit accepts. Not `preload`: that commits the whole
-    // registrable domain and every subdomain to HTTPS in browsers' builds for months, which is
-    // the domain owner's decision, not this app's (and *.workers.dev is under .dev, preloaded).
-    strictTransportSecurity: "max-age=31536000; includeSubDomains",
-    xFrameOptions: "DENY",
-  });
-}
-
-const production = policy([]);
-/** Under `npm run dev` (DEV_SERVER), wrangler's reload script may run. */
-const development = policy([WRANGLER_LIVE_RELOAD_HASH]);
+/** The CSP of docs/protocol.md, in its order, and hono's other security headers. */
+const policy = secureHeaders({
+  contentSecurityPolicy: {
+    scriptSrc: [NONCE, "'strict-dynamic'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+  referrerPolicy: "strict-origin-when-cross-origin",
+  // A year: the least Lighthouse's HSTS audit accepts. Not `preload`: that commits the whole
+  // registrable domain and every subdomain to HTTPS in browsers' builds for months, which is
+  // the domain owner's decision, not this app's (and *.workers.dev is under .dev, preloaded).
+  strictTransportSecurity: "max-age=31536000; includeSubDomains",
+  xFrameOptions: "DENY",
+});
 
 /**
  * 18 random bytes (144 bits; CSP asks for at least 128): 24 base64 characters with no padding.
@@ -56,30 +43,12 @@ export function renderNonce(c: AppContext): string {
   return c.get("renderNonce") ?? requestNonce(c);
 }
 
-/**
- * Every answer, whatever made it, carries the security headers and a fresh nonce; under
- * `npm run dev`, the dev server's policies too.
- */
+/** Every answer, whatever made it, carries the security headers and a fresh nonce. */
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async function securityHeaders(c, next) {
     c.set("secureHeadersNonce", generateNonce());
-    if (!c.env?.DEV_SERVER) return production(c, next);
-    await development(c, next);
-    streamThroughDevServer(c.res);
+    return policy(c, next);
   };
-}
-
-/**
- * Under `npm run dev` (DEV_SERVER): wrangler dev (4.86.0, miniflare's entry worker) gzips a
- * text answer for a browser that accepts gzip, and its gzip holds a streamed page until the page
- * ends (workers-sdk#6577): the shell would paint only once the slowest section arrived. An answer
- * that names its own encoding passes as it is, so HTML names "identity" there. Deployed, nothing
- * changes: Cloudflare compresses the stream without holding it.
- */
-function streamThroughDevServer(response: Response): void {
-  if (response.headers.has("Content-Encoding")) return;
-  if (response.headers.get("Content-Type")?.startsWith("text/html"))
-    response.headers.set("Content-Encoding", "identity");
 }
 
 /** What error pages, redirects and action answers tell every cache: they are about one request. */

@@ -1,9 +1,12 @@
-// Under `wrangler dev` only (LOCAL_SERVER): a request body the app leaves unread or cancels is
-// read and dropped behind its answer, which stays open until then. wrangler dev's proxy is itself
-// a worker streaming the body on; a body cut off under it resets its connection, and it then
-// answers 503 or exits (docs/decisions.md, "Refused bodies"). Deployed, bodies are cancelled.
+// Under the local servers only (`npm run dev`, `npm run preview`: dev.ts): a request body the app
+// leaves unread or cancels is read and dropped behind its answer, which stays open until then.
+// Vite's server hands each request to workerd over one of a pool of connections, streaming the
+// body on; a body workerd stops reading breaks that connection mid-upload, and the request on it
+// (and the next one sent on it) fails with a 500 from Vite (docs/decisions.md, "Refused bodies").
+// Deployed, bodies are cancelled.
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context";
+import { underLocalServer } from "./dev";
 
 /** How much of a body is read and dropped at most before the rest is cut off after all. */
 const MAX_DROPPED_BYTES = 64 * 1024 * 1024;
@@ -77,14 +80,14 @@ async function endingAfter(response: Response, drain: () => Promise<void>): Prom
 }
 
 /**
- * The middleware, first of all: under LOCAL_SERVER, a request with a body gets it passed through,
- * and its answer ends after the rest is read. A sender that stops short of what it declared gets
- * the head of its answer at once; the end waits for it (wrangler's proxy holds it until then).
+ * The middleware, first of all: under a local server, a request with a body gets it passed
+ * through, and its answer ends after the rest is read. A sender that stops short of what it
+ * declared gets the head of its answer at once, and its end once it has paused for IDLE_MS.
  */
 export function localBodyDrain(): MiddlewareHandler<AppEnv> {
   return async function drainLeftBody(c, next) {
     const original = c.req.raw;
-    if (!c.env?.LOCAL_SERVER || original.body === null) return next();
+    if (!underLocalServer(c) || original.body === null) return next();
     const { body, drain } = drainable(original.body);
     // duplex: a streamed request body, as fetch requires for one.
     c.req.raw = new Request(original, { body, duplex: "half" } as RequestInit);

@@ -13,6 +13,7 @@ import { answerHeaders, generateNonce, renderNonce, requestNonce } from "./heade
 import { streamSplicer } from "./nonce-splice";
 import { logField, logWhenSettled } from "./logger";
 import { timed } from "./timings";
+import { underDevServer } from "./dev";
 import {
   CACHED_KINDS,
   cacheGeneration,
@@ -61,8 +62,7 @@ export async function cachedAnswer(
   const policy = policyOf(module);
   const render = () => produce(route);
   if (!policy) return render();
-  // Under `npm run dev` a page shows the code as it is now: an edit may change no build id.
-  if (c.env.DEV_SERVER || bookmarked(c)) {
+  if (underDevServer(c) || bookmarked(c)) {
     note(c, "bypass");
     return render();
   }

@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import { isRedirect } from "../shared/route-module";
 import type { AppContext, AppEnv, Phase, RequestKind, Timings, Tracing } from "./context";
 import { HttpError } from "./errors";
+import { underLocalServer } from "./dev";
 
 /** `tracing` if it is the runtime's Workers tracing (cloudflare:workers has it where Workers trace). */
 function usable(tracing: unknown): Tracing | null {
@@ -118,12 +119,12 @@ function serverTiming(timings: Timings, cache: unknown): string {
 }
 
 /**
- * Whether answers carry Server-Timing: on every local server (`npm run dev`, `npm run preview`, the
+ * Whether answers carry Server-Timing: on the local servers (`npm run dev`, `npm run preview`, the
  * tests' servers) and wherever SERVER_TIMING is set. Off in production by default: how long a
  * loader or D1 took can tell a visitor which branch ran (a record that exists, a cache that missed).
  */
-function serverTimingOn(env: Partial<Pick<Env, "DEV_SERVER" | "LOCAL_SERVER" | "SERVER_TIMING">>): boolean {
-  return Boolean(env?.DEV_SERVER || env?.LOCAL_SERVER || env?.SERVER_TIMING);
+function serverTimingOn(c: AppContext): boolean {
+  return underLocalServer(c) || Boolean(c.env?.SERVER_TIMING);
 }
 
 /**
@@ -145,7 +146,7 @@ export function requestTimings(given?: unknown): MiddlewareHandler<AppEnv> {
       });
     // Read from the context, not through request-kind.ts: that imports the relay, which times its call.
     const kind = c.get("kind")?.kind;
-    if (!serverTimingOn(c.env) || !kind || !TIMED_KINDS.has(kind)) return;
+    if (!serverTimingOn(c) || !kind || !TIMED_KINDS.has(kind)) return;
     c.res.headers.set(SERVER_TIMING_HEADER, serverTiming(timings, c.get("log").fields?.cache));
   };
 }

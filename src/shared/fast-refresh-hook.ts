@@ -1,10 +1,10 @@
 // How the runtime's component factories (formFor) reach `npm run dev`'s Fast Refresh
-// (client/dev/refresh.ts): a hook on globalThis that only a development build under `npm run dev` sets.
+// (client/dev.ts): a hook on globalThis that only the dev server's page sets.
 
-/** Where client/dev/refresh.ts puts the hook. */
+/** Where client/dev.ts puts the hook. */
 export const FAST_REFRESH_HOOK = "__vergeRefreshMade";
 
-/** Where a development build keeps its one form context across runs of form.tsx. */
+/** Where development keeps its one form context across runs of form.tsx. */
 export const FORM_CONTEXT_KEY = "__vergeFormContext";
 
 /** Takes a component a factory made, named by what made it (`formFor(sign)`). */

@@ -12,7 +12,10 @@ const original = await readFile(home, "utf8");
 /** `/` as a browser loading it would get it: its HTML and the status of each file it names. */
 async function loadHome() {
   const html = await (await fetch(`${devURL}/`)).text();
-  const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+  // Every script and stylesheet: Vite serves the modules under their own paths (/client/entry.tsx).
+  const files = [...html.matchAll(/<(?:script|link)\b[^>]*?(?:src|href)="(\/(?!\/)[^"]+)"/g)].map(
+    (match) => match[1]!,
+  );
   const statuses = await Promise.all(
     [...new Set(files)].map(async (file) => [file, (await fetch(`${devURL}${file}`)).status] as const),
   );

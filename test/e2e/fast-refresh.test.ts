@@ -27,24 +27,23 @@ async function edit(file: string, change: (source: string) => string) {
   await writeFile(full, next);
 }
 
+/** The page file each path the tests open is served by. */
+const PAGES: Record<string, string> = {
+  "/": "src/app/pages/home.tsx",
+  "/guestbook": "src/app/pages/guestbook.tsx",
+  "/slow": "src/app/pages/slow.tsx",
+};
+
 /**
- * Whether `/` is served with `text` and every script and stylesheet it names (one of them with
- * `code`, when given): after a save, the worker (with the new manifest) and the served files are
- * reloaded one after the other, and the worker may render the new source before it names the new
- * client build's files.
+ * Whether `at` is served with `text` (by the worker) and its page module with `code`, when given
+ * (by Vite, to the browser): a save reaches the two one after the other.
  */
 async function servedWhole(text: string, at = "/", code?: string): Promise<boolean> {
   const html = await (await fetch(`${devURL}${at}`)).text();
-  // The client build the worker names is the last one written: not one a save has replaced.
-  const manifest = JSON.parse(await readFile(path.join(devRoot, "dist/manifest.json"), "utf8"));
-  if (!html.includes(text) || !html.includes(`"${manifest.entry}"`)) return false;
-  const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
-  const answers = await Promise.all(files.map((file) => fetch(`${devURL}${file}`)));
-  const bodies = await Promise.all(answers.map((answer) => answer.text()));
-  return (
-    answers.every((answer) => answer.status === 200) &&
-    (code === undefined || bodies.some((body) => body.includes(code)))
-  );
+  if (!html.includes(text)) return false;
+  if (code === undefined) return true;
+  const module = await fetch(`${devURL}/${PAGES[at]}`);
+  return module.status === 200 && (await module.text()).includes(code);
 }
 
 const untilServedWhole = (text: string, at = "/", code?: string) =>
@@ -250,19 +249,39 @@ describe("npm run dev with Fast Refresh", () => {
     await context.close();
   });
 
-  it("shows a syntax error over the page, naming the file and line, and clears it once fixed", async () => {
-    const { page, context } = await openPage(browser(), { baseURL: devURL });
-    await openCountedHome(page);
+  /** Breaks home.tsx's heading; returns the overlay, once it names the file and line. */
+  async function breakHome(page: Page) {
     const source = await readFile(path.join(devRoot, "src/app/pages/home.tsx"), "utf8");
     const line = source.split("\n").findIndex((text) => text.includes("<h1>verge</h1>")) + 1;
     await edit("src/app/pages/home.tsx", (text) => text.replace("<h1>verge</h1>", "<h1>verge</h2>"));
-    const overlay = page.getByRole("alert").filter({ hasText: "Build error" });
+    // Vite's error overlay, over the page (its text is in its shadow root).
+    const overlay = page.locator("vite-error-overlay");
     await expect
-      .poll(() => overlay.textContent(), { timeout: 30_000 })
+      .poll(() => overlay.evaluateAll((found) => found.map((el) => el.shadowRoot?.textContent).join("")), {
+        timeout: 30_000,
+      })
       .toContain(`src/app/pages/home.tsx:${line}`);
+    return overlay;
+  }
+
+  it("shows a syntax error over the page, naming the file and line, and clears it once fixed", async () => {
+    const { page, context } = await openPage(browser(), { baseURL: devURL });
+    await openCountedHome(page);
+    const overlay = await breakHome(page);
     await edit("src/app/pages/home.tsx", (text) => text.replace("<h1>verge</h2>", "<h1>verge, fixed</h1>"));
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge, fixed");
-    expect(await overlay.count()).toBe(0);
+    await expect.poll(() => overlay.count()).toBe(0);
+    await expectHomeStateKept(page);
+    await context.close();
+  });
+
+  it("clears a syntax error's overlay when the fix restores the file's exact earlier text (an editor's undo)", async () => {
+    const { page, context } = await openPage(browser(), { baseURL: devURL });
+    await openCountedHome(page);
+    const overlay = await breakHome(page);
+    await edit("src/app/pages/home.tsx", () => edited.values().next().value!);
+    await expect.poll(() => overlay.count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe("verge");
     await expectHomeStateKept(page);
     await context.close();
   });

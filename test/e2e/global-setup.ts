@@ -1,17 +1,16 @@
 // Starts what the browser tests talk to: the fake Sentry ingest; the product as `npm run preview`
-// runs it (the production build on `wrangler dev`, edge cache on) on a free port with a fresh local
-// D1 (migrations applied) and SENTRY_DSN pointing at the ingest; the tests' own app
-// (test/fixture-app) under a second `wrangler dev`; and `npm run dev` itself, in a copy of the
-// project (its own dist/ and local state), for what only the dev server does.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+// runs it (`npm test`'s production build in workerd, edge cache on) on a free port with a fresh
+// local D1 (migrations applied) and SENTRY_DSN pointing at the ingest; the tests' own app
+// (test/fixture-app) built and previewed the same way; and `npm run dev` itself, in a copy of the
+// project (its own local state), for what only the dev server does.
+import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
 import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
-import { buildFixtureClient } from "../support/fixture-build";
-import { freePort, wranglerDevArgs } from "../../scripts/local-server.mjs";
+import { freePort } from "../support/free-port";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -21,25 +20,24 @@ declare module "vitest" {
     fixtureURL: string;
     /** The fake ingest's address (control API under /__control). */
     ingestURL: string;
-    /** File holding everything the product's `wrangler dev` printed: its JSON log lines among it. */
+    /** File holding everything the product's server printed: its JSON log lines among it. */
     logFile: string;
     /** Where `npm run dev` (the product, in a copy of the project) listens. */
     devURL: string;
     /** The copy of the project `npm run dev` serves: tests may edit its sources, and restore them. */
     devRoot: string;
-    /** The process ids of each server's `wrangler dev` and its children (the workerd processes). */
+    /** The process ids of each server (`npm run preview`, `npm run dev`): workerd runs under it. */
     serverPids: Record<"preview" | "dev", number>;
   }
 }
 
 const root = path.resolve(import.meta.dirname, "../..");
-const wrangler = path.join(root, "node_modules/.bin/wrangler");
-const env = { ...process.env, NODE_ENV: "production", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
 
 async function waitUntilReady(url: string, child: ChildProcess, log: string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited early; see ${log}`);
+    if (child.exitCode !== null) throw new Error(`the server exited early; see ${log}`);
     try {
       const response = await fetch(url);
       if (response.status === 200) return;
@@ -48,29 +46,28 @@ async function waitUntilReady(url: string, child: ChildProcess, log: string) {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`wrangler dev did not answer 200 at ${url} within 90 s; see ${log}`);
+  throw new Error(`the server did not answer 200 at ${url} within 90 s; see ${log}`);
 }
 
 /**
- * `wrangler dev` of `config` (default: the product) on a free port, its output in `logFile`: the
- * same command line as `npm run preview` (scripts/local-server.mjs), after `npm test`'s build.
+ * `npm run preview` (scripts/serve.mjs) on a free port with its local state in `persistTo`: the
+ * product as `npm test` built it (`--no-build`: the Node tests read that build meanwhile), or the
+ * app of another vite config, built first.
  */
-async function startWranglerDev(options: {
+async function startPreview(options: {
   logFile: string;
   persistTo: string;
   config?: string;
   extra: string[];
 }) {
   const port = await freePort();
-  const out = createWriteStream(options.logFile);
-  const args = wranglerDevArgs({
-    port,
-    persistTo: options.persistTo,
-    config: options.config,
-    // Its own inspector port too: another wrangler dev on the machine may hold the default 9229.
-    extra: [...options.extra, "--inspector-port", String(await freePort())],
-  });
-  const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const args = [
+    ...["scripts/serve.mjs", "preview", "--ip", "127.0.0.1", "--port", String(port)],
+    ...["--persist-to", options.persistTo, "--inspector-port", String(await freePort())],
+    ...(options.config ? ["--config", options.config] : ["--no-build"]),
+    ...options.extra,
+  ];
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   return served(child, `http://127.0.0.1:${port}`, options.logFile);
 }
 
@@ -102,7 +99,7 @@ async function served(child: ChildProcess, url: string, logFile: string, stopGro
   const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
-      // A group leader (npm run dev) stops with wrangler and the client watcher under it.
+      // A group leader (npm run dev) stops with the server and workerd under it.
       if (stopGroup) process.kill(-child.pid!, "SIGTERM");
       else child.kill("SIGTERM");
       await exited;
@@ -121,7 +118,10 @@ async function served(child: ChildProcess, url: string, logFile: string, stopGro
 }
 
 /** What `npm run dev` reads: its scripts, the sources, the migrations and the configuration. */
-const PROJECT = ["package.json", "wrangler.toml", "tsconfig.json", "scripts", "src", "client", "migrations"];
+const PROJECT = [
+  ...["package.json", "vite.config.ts", "wrangler.toml", "tsconfig.json"],
+  ...["scripts", "src", "client", "migrations"],
+];
 
 /** `npm run dev` as a developer runs it, in a copy of the project (node_modules linked). */
 async function startNpmRunDev(copy: string, extra: string[]) {
@@ -130,7 +130,7 @@ async function startNpmRunDev(copy: string, extra: string[]) {
   const port = await freePort();
   const args = [
     ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())],
-    ...["--show-interactive-dev-session=false", ...extra],
+    ...extra,
   ];
   const child = spawn("npm", ["run", "dev", "--", ...args], {
     cwd: copy,
@@ -143,33 +143,25 @@ async function startNpmRunDev(copy: string, extra: string[]) {
 }
 
 export default async function setup(project: TestProject) {
-  if (!existsSync(path.join(root, "dist/manifest.json"))) {
-    throw new Error("The client is not built: run `npm run build` (npm test does) before the browser tests.");
+  if (!existsSync(path.join(root, "dist/client-build.json"))) {
+    throw new Error("The app is not built: run `npm run build` (npm test does) before the browser tests.");
   }
-  await buildFixtureClient();
   const state = await mkdtemp(path.join(os.tmpdir(), "verge-e2e-"));
-  const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
-    cwd: root,
-    env,
-    encoding: "utf8",
-  });
-  if (migrate.status !== 0)
-    throw new Error(`applying migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
   const ingest = await startFakeIngest();
   const dsn = ["--var", `SENTRY_DSN:${ingest.dsn}`];
   // Kept after the run (dist/ is not committed): when a browser test fails, .ci/run prints its tail.
-  const logFile = path.join(root, "dist/e2e-wrangler.log");
+  const logFile = path.join(root, "dist/e2e-preview.log");
   const servers: { url: string; stop: () => Promise<void>; pid: number }[] = [];
   const devRoot = await mkdtemp(path.join(os.tmpdir(), "verge-dev-"));
   try {
     // Started side by side: each spends most of its start-up bundling or waiting on its own process.
     const started = await Promise.allSettled([
-      startWranglerDev({ logFile, persistTo: state, extra: dsn }),
-      startWranglerDev({
-        logFile: path.join(root, "dist/e2e-fixture-wrangler.log"),
+      startPreview({ logFile, persistTo: state, extra: dsn }),
+      startPreview({
+        logFile: path.join(root, "dist/e2e-fixture.log"),
         persistTo: path.join(state, "fixture"),
-        config: "test/fixture-app/wrangler.toml",
+        config: "test/fixture-app/vite.config.ts",
         extra: dsn,
       }),
       startNpmRunDev(devRoot, dsn),

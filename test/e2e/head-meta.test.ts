@@ -17,7 +17,9 @@ const headTags = (page: Page) =>
         const key = el.getAttribute("name") ?? el.getAttribute("property") ?? el.getAttribute("rel");
         return `${key}=${el.getAttribute("content") ?? el.getAttribute("href")}`;
       })
-      .filter((line) => !line.startsWith("viewport="))
+      // The document's own, the same on every page: the viewport, and where Vite's chunk loader
+      // reads the nonce.
+      .filter((line) => !line.startsWith("viewport=") && !line.startsWith("csp-nonce="))
       .sort(),
   );
 

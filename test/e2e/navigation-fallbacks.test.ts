@@ -10,10 +10,11 @@ const browser = useBrowser();
 
 describe("client navigation, fallbacks", () => {
   it("does a full page load of the target when the route's chunk fails to load", async () => {
-    const manifest = JSON.parse(
-      await readFile(path.resolve(import.meta.dirname, "../../dist/fixture/manifest.json"), "utf8"),
+    // The tests' app's build (test/fixture-app/vite.config.ts): its pages are keyed from its folder.
+    const { manifest } = JSON.parse(
+      await readFile(path.resolve(import.meta.dirname, "../../dist/fixture/client-build.json"), "utf8"),
     );
-    const chunk: string = manifest.routes["/twins/one"].module;
+    const chunk: string = manifest.modules["pages/twins-one.tsx"].file;
     const { page, problems, context } = await openPage(browser(), TEST_APP);
     await openHome(page);
     await page.route(`**${chunk}`, (route) => route.abort(), { times: 1 });

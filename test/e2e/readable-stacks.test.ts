@@ -1,4 +1,4 @@
-// Readable stacks with the production bundles under wrangler dev: Sentry events name the debug ID
+// Readable stacks with the production bundles under `npm run preview`: Sentry events name the debug ID
 // of each bundle their frames are in, no source map is served, and `npm run logs` maps a stack
 // the worker logged back to the sources.
 import { spawnSync } from "node:child_process";
@@ -49,9 +49,9 @@ describe("readable stacks", () => {
     const event = (await ingestEnvelopes()).map(eventOf).find((e) => e?.tags?.digest === digest)!;
     const frames: { filename: string }[] = event.exception.values[0].stacktrace.frames;
     const workerFile = frames.at(-1)!.filename;
-    expect(workerFile).toMatch(/worker\.js$/);
+    expect(workerFile).toMatch(/(^|\/)index\.js$/);
     expect(event.debug_meta.images).toEqual([
-      { type: "sourcemap", code_file: workerFile, debug_id: await keptDebugId("worker.js") },
+      { type: "sourcemap", code_file: workerFile, debug_id: await keptDebugId("index.js") },
     ]);
   });
 
@@ -97,6 +97,6 @@ describe("readable stacks", () => {
     expect(logs.stderr).toBe("");
     const where = await positionOf("src/app/pages/errors-loader.tsx", "new Error(");
     expect(logs.stdout).toContain(`(src/app/pages/errors-loader.tsx:${where})`);
-    expect(logs.stdout).not.toMatch(/worker\.js:\d+:\d+/);
+    expect(logs.stdout).not.toMatch(/index\.js:\d+:\d+/);
   });
 });

@@ -1,7 +1,7 @@
-// The test app's worker entry (for `wrangler dev` under the browser tests): the same runtime,
-// handed the test app and its own client build (scripts/build-client.mjs --app fixture).
+// The test app's worker entry (served under the browser tests): the same runtime, handed the test
+// app and its own client build's manifest.
 import { createApp, reportToSentry } from "verge/server";
-import manifest from "../../dist/fixture/manifest.json";
+import manifest from "virtual:verge/manifest";
 import { fixtureApp } from "./app";
 
 const worker = createApp({ ...fixtureApp, manifest, reportError: reportToSentry });

@@ -13,6 +13,8 @@ export interface RawAnswer {
   ms: number;
   headers: Record<string, string>;
   body: string;
+  /** With `stopSendingOnHead`: milliseconds from connecting until the server closed the connection. */
+  closedMs: number | null;
 }
 
 export interface RawRequest {
@@ -28,6 +30,11 @@ export interface RawRequest {
   chunked?: boolean;
   /** Gives up on the answer after this long (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Sends no more of the body once the answer's head has come, as curl and proxies do after an
+   * early error, and waits for the server to close the connection after the complete answer.
+   */
+  stopSendingOnHead?: boolean;
 }
 
 /** `body` in HTTP/1.1 chunked coding: 16 KiB chunks, then the last (empty) chunk. */
@@ -102,6 +109,7 @@ export function rawRequest(baseURL: string, request: RawRequest): Promise<RawAns
     const socket = net.connect(Number(port), hostname);
     let received = "";
     let headMs: number | null = null;
+    let completeSeen = false;
     let settled = false;
     const finish = (complete: boolean, closed = false) => {
       if (settled) return;
@@ -118,12 +126,14 @@ export function rawRequest(baseURL: string, request: RawRequest): Promise<RawAns
         ms: Date.now() - started,
         headers: parsed?.headers ?? {},
         body: parsed ? (completeBody(parsed.body, parsed.headers) ?? parsed.body) : "",
+        closedMs: request.stopSendingOnHead && closed ? Date.now() - started : null,
       });
     };
     const timer = setTimeout(() => finish(false), request.timeoutMs ?? 10_000);
     socket.on("connect", async () => {
       socket.write(head);
       for (let at = 0; at < body.byteLength && !socket.destroyed; at += 16 * 1024) {
+        if (request.stopSendingOnHead && headMs !== null) break;
         // Waiting for each piece to be taken keeps a slow reader's buffer from holding it all.
         const flushed = socket.write(body.subarray(at, at + 16 * 1024));
         if (!flushed) await new Promise((r) => socket.once("drain", r).once("close", r));
@@ -134,10 +144,13 @@ export function rawRequest(baseURL: string, request: RawRequest): Promise<RawAns
       const parsed = parseHead(received);
       if (!parsed) return;
       headMs ??= Date.now() - started;
-      if (completeBody(parsed.body, parsed.headers) !== null) finish(true);
+      if (completeBody(parsed.body, parsed.headers) === null) return;
+      // Stopped sending: the answer counts once the server has also closed the connection.
+      if (request.stopSendingOnHead) completeSeen = true;
+      else finish(true);
     });
     // A reset after a complete answer is fine; before it, the answer is incomplete.
     socket.on("error", () => {});
-    socket.on("close", () => finish(false, true));
+    socket.on("close", () => finish(completeSeen, true));
   });
 }

@@ -269,6 +269,27 @@ describe.each(Object.entries(localServers))("a body over the 1 MiB limit, under 
     },
   );
 
+  it.each(Object.entries(overLimitBodies))(
+    "answers %s with 413 within a second to a client that stops sending then, whole, and closes the connection within a second",
+    async (_, request) => {
+      const answer = await rawRequest(server.url(), {
+        ...request(server.url()),
+        stopSendingOnHead: true,
+        timeoutMs: 5_000,
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.headMs).toBeLessThan(1_000);
+      expect(answer.complete, "the whole answer came").toBe(true);
+      expect(answer.body).toContain("too large");
+      expect(
+        answer.closedMs! - answer.headMs!,
+        "the connection ended within a second of the head",
+      ).toBeLessThan(1_000);
+      const home = await rawRequest(server.url(), { method: "GET", path: "/", timeoutMs: 5_000 });
+      expect([home.status, home.complete]).toEqual([200, true]);
+    },
+  );
+
   it("answers 413 to a post declaring 2 MiB while only 64 KiB of it has come, and nothing restarts", async () => {
     const base = server.url();
     const { refused, other, next, before, after } = await refusedBesideAGet(

@@ -1,4 +1,4 @@
-// Refused request bodies inside workerd, without wrangler dev's proxy in front: what the app
+// Refused request bodies inside workerd, without a local server in front: what the app
 // itself does with a body it refuses. Within 1 MiB it is read to its end before the answer
 // leaves; declared over 1 MiB it is cancelled unread; found over 1 MiB, it is cancelled there.
 import { env } from "cloudflare:workers";
@@ -156,7 +156,7 @@ describe("a body sent with a method no page takes", () => {
   });
 });
 
-describe("a body over the limit under wrangler dev (LOCAL_SERVER), whose proxy streams it on", () => {
+describe("a body over the limit under npm run dev or npm run preview (LOCAL_SERVER), which stream it on", () => {
   const local = { ...env, LOCAL_SERVER: "1" };
   const form = { "Content-Type": "application/x-www-form-urlencoded", ...sameOrigin };
 

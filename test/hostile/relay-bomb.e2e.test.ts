@@ -1,9 +1,9 @@
-// Gzip bombs at the relay under `wrangler dev`: each is refused at once, costs the worker no more
+// Gzip bombs at the relay under `npm run preview`: each is refused at once, costs the worker no more
 // memory than a plain envelope of the same size, and the app keeps answering.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { gzipBomb } from "./gzip-bomb";
 import { rawRequest } from "./raw-http";
-import { appWorkerdPid, peakRiseKiB, startDevServer } from "./worker-memory";
+import { appWorkerdPid, peakRiseKiB, startPreviewServer } from "./worker-memory";
 
 let bomb: Buffer;
 let ip = 0;
@@ -38,15 +38,15 @@ describe("gzip bombs at the relay", () => {
 });
 
 describe("one gzip bomb in a fresh worker", () => {
-  let server: Awaited<ReturnType<typeof startDevServer>>;
+  let server: Awaited<ReturnType<typeof startPreviewServer>>;
   beforeAll(async () => {
     const ingestHost = new URL(inject("ingestURL")).host;
-    server = await startDevServer({ SENTRY_DSN: `http://publickey@${ingestHost}/1` });
+    server = await startPreviewServer({ SENTRY_DSN: `http://publickey@${ingestHost}/1` });
   });
   afterAll(() => server?.stop());
 
   it("raises the worker's peak memory no more than a plain envelope of the same size does, give or take 4 MB", async () => {
-    const pid = appWorkerdPid(server.baseURL);
+    const pid = appWorkerdPid(server.pid);
     // The same number of bytes, not gzip: its header line (over 64 KiB, no newline) is refused too.
     const plain = Buffer.alloc(bomb.byteLength, " ");
     // Once first, so what is measured is the request, not the first use of the relay's code.

@@ -1,4 +1,5 @@
-// Reads the client build (`npm run build`) for tests in Node: manifest, chunks, metafile.
+// Reads the production build (`npm run build`, which is `vite build`) for tests in Node: the client
+// manifest and each chunk's modules (dist/client-build.json), the chunks, the worker.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -6,21 +7,29 @@ import type { ClientManifest } from "../../src/server/manifest";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 export const assetsDir = path.join(root, "dist/client/assets");
+/** The worker bundle `wrangler deploy` uploads (dist/verge/wrangler.json's `main`). */
+export const workerFile = path.join(root, "dist/verge/index.js");
 
-export function readBuild() {
-  const manifestPath = path.join(root, "dist/manifest.json");
-  if (!existsSync(manifestPath)) throw new Error("Run `npm run build` first (npm test does).");
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ClientManifest;
-  const metafile = JSON.parse(readFileSync(path.join(root, "dist/client-metafile.json"), "utf8")) as {
-    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
-  };
-  return { manifest, metafile };
+/** What verge/vite leaves beside the client build (src/vite/index.ts, BUILD_REPORT). */
+export interface ClientBuild {
+  manifest: ClientManifest;
+  /** By chunk ("assets/x.js"): the modules (root-relative) that put bytes in it. */
+  chunks: Record<string, string[]>;
 }
 
+export function readBuild(dir = path.join(root, "dist")): ClientBuild {
+  const report = path.join(dir, "client-build.json");
+  if (!existsSync(report)) throw new Error("Run `npm run build` first (npm test does).");
+  return JSON.parse(readFileSync(report, "utf8")) as ClientBuild;
+}
+
+/** The build's maps folder (scripts/build-maps.mjs): its bundles and their maps, never served. */
+export const mapsDir = (build = readBuild().manifest.build) => path.join(root, "dist/sourcemaps", build);
+
 /** Every JavaScript file the browser could ever load: name -> source. */
-export function clientChunks(): Map<string, string> {
-  const files = readdirSync(assetsDir).filter((name) => name.endsWith(".js"));
-  return new Map(files.map((name) => [name, readFileSync(path.join(assetsDir, name), "utf8")]));
+export function clientChunks(dir = assetsDir): Map<string, string> {
+  const files = readdirSync(dir).filter((name) => name.endsWith(".js"));
+  return new Map(files.map((name) => [name, readFileSync(path.join(dir, name), "utf8")]));
 }
 
 /** "/assets/x.js" -> the file's text. */
@@ -28,7 +37,11 @@ export function asset(href: string): string {
   return readFileSync(path.join(root, "dist/client", href), "utf8");
 }
 
-/** Static imports (`import ... from "./chunk.js"`) of a built chunk, as /assets/ paths. */
+/**
+ * Static imports of a built chunk, as /assets/ paths: `import"./x.js"` and
+ * `import{a as b}from"./x.js"` as minified, `import ... from "./x.js"` as written. Dynamic
+ * `import(...)` calls are not static imports.
+ */
 export function staticImports(href: string): string[] {
   const source = asset(href);
   const found = [...source.matchAll(/(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?"(\.\/[^"]+\.js)"/g)];

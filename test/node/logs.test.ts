@@ -127,14 +127,14 @@ describe("npm run logs stack frames", () => {
   // A build id with no maps in dist/sourcemaps/ (the maps of real builds: test/e2e/readable-stacks).
   const unknownBuild = line({
     ...failing,
-    stack: "Error: Loader failed on purpose (/errors/loader)\n    at Nv (worker.js:1:28417)",
+    stack: "Error: Loader failed on purpose (/errors/loader)\n    at Nv (index.js:1:28417)",
     build: "ffffffffffff",
   });
 
   it("leaves the frames as logged, and says so, when the line's build has no maps here", () => {
     const { status, stdout, stderr } = logs([], JSON.stringify(unknownBuild));
     expect(status).toBe(0);
-    expect(stdout).toContain("    at Nv (worker.js:1:28417)");
+    expect(stdout).toContain("    at Nv (index.js:1:28417)");
     expect(stderr).toBe(
       "[logs] no source maps for build ffffffffffff in dist/sourcemaps/: its frames are left as logged\n",
     );

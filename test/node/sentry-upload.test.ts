@@ -4,11 +4,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildMapsDir } from "../../scripts/build-maps.mjs";
-import { buildWorker } from "../../scripts/build-worker.mjs";
 import { checkDebugIds, uploadSourceMaps } from "../../scripts/sentry-maps.mjs";
 import { startFakeSentryApi, type FakeSentryApi } from "../support/fake-sentry-api";
-import { readBuild, root } from "./dist";
+import { mapsDir, readBuild } from "./dist";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "verge-sentry-"));
 /** A copy of this build's maps folder: other tests may rebuild the original meanwhile. */
@@ -17,9 +15,8 @@ const { build } = readBuild().manifest;
 let api: FakeSentryApi;
 
 beforeAll(async () => {
-  // The worker build is what adds worker.js to the folder the client build started.
-  await buildWorker({ out: path.relative(root, path.join(work, "worker")) });
-  cpSync(buildMapsDir(path.join(root, "dist"), build), maps, { recursive: true });
+  // `vite build` keeps the client's chunks and the worker's index.js there, each with its map.
+  cpSync(mapsDir(build), maps, { recursive: true });
   api = await startFakeSentryApi();
 });
 afterAll(async () => {
@@ -31,16 +28,16 @@ describe("the Sentry steps of npm run deploy", () => {
   it("finds every bundle's debug ID in its map and as sentry-cli reads it", async () => {
     const ids = await checkDebugIds(maps);
     const names = [...ids.keys()].map((file) => path.relative(maps, file)).sort();
-    expect(names).toContain("worker.js");
+    expect(names).toContain("index.js");
     expect(names.filter((name) => name.startsWith("assets/")).length).toBeGreaterThan(3);
   });
 
   it("refuses a folder where a bundle has lost its debug ID", async () => {
     const broken = path.join(work, "broken");
     cpSync(maps, broken, { recursive: true });
-    const file = path.join(broken, "worker.js");
+    const file = path.join(broken, "index.js");
     writeFileSync(file, readFileSync(file, "utf8").replace(/\/\/# debugId=.*\n/, ""));
-    await expect(checkDebugIds(broken)).rejects.toThrow("worker.js carries no debug ID");
+    await expect(checkDebugIds(broken)).rejects.toThrow("index.js carries no debug ID");
   });
 
   it("uploads every bundle and its map, paired by debug ID, as release = build id", async () => {

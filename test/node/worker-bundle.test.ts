@@ -1,43 +1,50 @@
-// The deployable worker: bundled as `npm run deploy` bundles it (scripts/build-worker.mjs, which
-// wrangler.toml's [build] runs), production and minified.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+// The deployable worker: dist/verge/index.js, one file that `vite build` bundles (the Cloudflare
+// plugin, as vite.config.ts sets it up) and `wrangler deploy` uploads as it is: production React
+// and minified.
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gzipSize, root } from "./dist";
-import { buildWorker } from "../../scripts/build-worker.mjs";
+import { describe, expect, it } from "vitest";
+import { gzipSize, root, workerFile } from "./dist";
 
 /** Budget for the worker bundle, gzipped (Workers' free plan allows 3 MB; startup time grows with size). */
 const WORKER_BUDGET = 130_000;
 
-const outdir = mkdtempSync(path.join(os.tmpdir(), "verge-worker-"));
-let bundle = "";
-let inputs: string[] = [];
+const bundle = readFileSync(workerFile, "utf8");
+/** The modules that put code in the bundle, root-relative (its map, as verge/vite writes it). */
+const sources = JSON.parse(readFileSync(`${workerFile}.map`, "utf8")).sources as string[];
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(root, file), "utf8"));
 
-beforeAll(async () => {
-  // NODE_ENV stays as vitest set it ("test"): the build must still produce production code.
-  const file = await buildWorker({ out: path.relative(root, outdir) });
-  bundle = readFileSync(file, "utf8");
-  const metafile = JSON.parse(readFileSync(path.join(outdir, "metafile.json"), "utf8"));
-  inputs = Object.keys(metafile.inputs);
-});
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
-
-describe("the worker bundle (scripts/build-worker.mjs)", () => {
-  it("is what wrangler deploys: wrangler.toml builds it and uploads it unbundled", () => {
-    const config = readFileSync(path.join(root, "wrangler.toml"), "utf8");
-    expect(config).toMatch(/^main = "dist\/worker\/worker\.js"$/m);
-    expect(config).toMatch(/^no_bundle = true$/m);
-    expect(config).toMatch(/^command = "node scripts\/build-worker\.mjs"$/m);
+describe("the worker bundle (vite build)", () => {
+  it("is what wrangler deploys: the build's redirect names its config, which uploads index.js unbundled", () => {
+    // wrangler.toml names the source; the Cloudflare plugin writes the built worker's config and
+    // points `wrangler deploy` at it.
+    expect(readFileSync(path.join(root, "wrangler.toml"), "utf8")).toMatch(/^main = "src\/worker\.ts"$/m);
+    const redirect = readJson(".wrangler/deploy/config.json");
+    expect(path.resolve(root, ".wrangler/deploy", redirect.configPath)).toBe(
+      path.join(root, "dist/verge/wrangler.json"),
+    );
+    const config = readJson("dist/verge/wrangler.json");
+    expect(path.resolve(root, "dist/verge", config.main)).toBe(workerFile);
+    expect(config.no_bundle).toBe(true);
+    expect(path.resolve(root, "dist/verge", config.assets.directory)).toBe(path.join(root, "dist/client"));
   });
 
   it("bundles React's production edge renderer alone, minified", () => {
-    expect(inputs.some((input) => input.endsWith("react-dom/cjs/react-dom-server.edge.production.js"))).toBe(
-      true,
-    );
-    expect(inputs.filter((input) => /react[\w.-]*\.development|server-legacy/.test(input))).toEqual([]);
+    expect(sources).toContain("node_modules/react-dom/cjs/react-dom-server.edge.production.js");
+    expect(sources.filter((source) => /react[\w.-]*\.development|server-legacy/.test(source))).toEqual([]);
+    expect(bundle).not.toContain("react-dom-server-legacy");
+    expect(bundle).not.toContain("Each child in a list should have a unique"); // a development-only warning
     // Minified code is long lines (newlines left only inside template literals); readable code is short ones.
     expect(bundle.length / bundle.split("\n").length, "mean line length").toBeGreaterThan(500);
+  });
+
+  it("holds the whole worker in one file: the pages too", () => {
+    const modules = readdirSync(path.dirname(workerFile), { recursive: true })
+      .map(String)
+      .filter((file) => /\.m?js$/.test(file));
+    expect(modules).toEqual(["index.js"]);
+    expect(sources).toContain("src/app/pages/guestbook.tsx");
+    expect(sources).toContain("src/worker.ts");
   });
 
   it(`is under ${WORKER_BUDGET} bytes gzipped`, () => {

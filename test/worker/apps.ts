@@ -1,5 +1,5 @@
 // The apps the worker tests run: the product as src/worker.ts builds it, and the tests' own app
-// (test/fixture-app: its own routes on the same runtime), each with its own client manifest.
+// (test/fixture-app: its own routes on the same runtime).
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createApp, type AppDeps } from "../../src/server/create-app";
@@ -7,14 +7,14 @@ import type { ClientManifest } from "../../src/server/manifest";
 import type { RouteTable } from "../../src/shared/route-module";
 import type { ErrorReport } from "../../src/server/context";
 import { app as product } from "../../src/app";
-import productManifest from "../../dist/manifest.json";
-import fixtureManifest from "../../dist/fixture/manifest.json";
+import clientManifest from "virtual:verge/manifest";
 import { fixtureApp } from "../fixture-app/app";
 
 type Hooks = Pick<AppDeps, "reportError" | "log">;
 
-export const manifest: ClientManifest = productManifest;
-export const fixtureClientManifest: ClientManifest = fixtureManifest;
+/** Both apps' client manifest here: verge/vite's for the worker tests (no build, mode production). */
+export const manifest: ClientManifest = clientManifest;
+export const fixtureClientManifest: ClientManifest = clientManifest;
 
 /** The product, with the given reporting hook and log writer. */
 export function productApp(hooks: Hooks) {

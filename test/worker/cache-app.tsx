@@ -4,6 +4,7 @@ import { Suspense } from "react";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createApp } from "../../src/server/create-app";
+import type { ClientManifest } from "../../src/server/manifest";
 import { cacheGeneration, cacheKey, PLACEHOLDER_HEADER, type CachedKind } from "../../src/server/cache-entry";
 import { app as product } from "../../src/app";
 import { invalid, page, redirect, type PageProps, type RouteModule } from "../../src/shared/route-module";
@@ -237,13 +238,16 @@ export interface Visit {
   line: Record<string, unknown>;
 }
 
-/** The cache tests' app, as a given build (default: the product's client build). */
-export function cacheApp(build = manifest.build) {
+/**
+ * The cache tests' app, as a given build (default: the product's client build), as deployed or as
+ * `vite dev` serves it (`mode`).
+ */
+export function cacheApp(build = manifest.build, mode: ClientManifest["mode"] = manifest.mode) {
   const lines: Record<string, unknown>[] = [];
   const app = createApp({
     ...product,
     routes,
-    manifest: { ...manifest, build },
+    manifest: { ...manifest, build, mode },
     reportError: () => {},
     log: (line) => lines.push(JSON.parse(line) as Record<string, unknown>),
   });

@@ -1,9 +1,7 @@
-// Before the workerd tests: the tests' own app's client build (its manifest is imported), the
-// fake Sentry ingest (reached over HTTP: `inject("ingestURL")`), and the watch on workerd's output
+// Before the workerd tests: the fake Sentry ingest (reached over HTTP: `inject("ingestURL")`), and the watch on workerd's output
 // for uncaught rejections (`inject("uncaughtURL")`, read after each file by no-uncaught.ts).
 import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
-import { buildFixtureClient } from "../support/fixture-build";
 import { watchRuntimeOutput } from "../support/runtime-output";
 
 declare module "vitest" {
@@ -14,7 +12,6 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  await buildFixtureClient();
   const ingest = await startFakeIngest();
   const output = await watchRuntimeOutput();
   project.provide("ingestURL", ingest.url);

@@ -1,0 +1,121 @@
+// `npm run dev` and `npm run preview`: the local D1 migrations, then Vite's dev server (the worker in
+// workerd, Fast Refresh) or the production build in workerd, on http://localhost:8787. They take
+// what `wrangler dev` took: `--port P`, `--ip HOST`, `--var NAME:VALUE` (repeatable) and
+// `--persist-to DIR` (where local D1 lives), `--inspector-port P`, and `--config FILE` (another
+// app's vite.config.ts, as the tests' own app has); `npm run preview -- --no-build` serves the last
+// build as it is. Anything else is refused with the list.
+//   node scripts/serve.mjs dev|preview [-- arguments]
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const root = path.resolve(import.meta.dirname, "..");
+const wrangler = path.join(root, "node_modules/.bin/wrangler");
+const [command, ...given] = process.argv.slice(2);
+
+function usage(problem) {
+  console.error(`[${command}] ${problem}
+usage: npm run ${command} -- [--port P] [--ip HOST] [--var NAME:VALUE]... [--persist-to DIR]
+       [--inspector-port P] [--config vite.config.ts] [--no-build] (preview)`);
+  process.exit(2);
+}
+
+if (command !== "dev" && command !== "preview") usage("say dev or preview");
+let values;
+try {
+  ({ values } = parseArgs({
+    args: given,
+    options: {
+      port: { type: "string" },
+      ip: { type: "string" },
+      var: { type: "string", multiple: true, default: [] },
+      "persist-to": { type: "string" },
+      "inspector-port": { type: "string" },
+      config: { type: "string" },
+      "no-build": { type: "boolean", default: false },
+    },
+  }));
+} catch (error) {
+  usage(error.message);
+}
+const port = values.port === undefined ? 8787 : Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port ${values.port} is not a port`);
+const vars = {};
+for (const pair of values.var) {
+  const at = pair.indexOf(":");
+  if (at < 1) usage(`--var ${pair}: write NAME:VALUE`);
+  vars[pair.slice(0, at)] = pair.slice(at + 1);
+}
+const persistTo = values["persist-to"] && path.resolve(values["persist-to"]);
+const inspectorPort = values["inspector-port"] === undefined ? undefined : Number(values["inspector-port"]);
+const configFile = values.config && path.resolve(values.config);
+// The app's folder: its wrangler.toml (and local state) are there.
+const appRoot = configFile ? path.dirname(configFile) : root;
+
+/** Runs one step before the server, its output shown; exits with its status when it fails. */
+function step(label, file, args, env = process.env) {
+  console.log(`[${command}] ${label}`);
+  // No stdin: wrangler then applies local migrations without asking to confirm.
+  const result = spawnSync(file, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+  if (result.status !== 0) {
+    console.error(`[${command}] failed: ${label}. Fix the error above and run \`npm run ${command}\` again.`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const host = values.ip ?? "localhost";
+const vite = await import("vite");
+if (command === "preview" && !values["no-build"]) {
+  const vitePath = path.join(root, "node_modules/vite/bin/vite.js");
+  step(
+    "building (production)",
+    process.execPath,
+    [vitePath, "build", ...(configFile ? ["--config", configFile] : [])],
+    {
+      ...process.env,
+      NODE_ENV: "production",
+    },
+  );
+}
+const wranglerToml = path.join(appRoot, "wrangler.toml");
+if (readFileSync(wranglerToml, "utf8").includes("[[d1_databases]]")) {
+  step("applying D1 migrations to the local database", wrangler, [
+    ...["d1", "migrations", "apply", "DB", "--local", "--config", wranglerToml],
+    ...(persistTo ? ["--persist-to", persistTo] : []),
+  ]);
+}
+// The worker knows it is served locally (src/server/dev.ts).
+vars.LOCAL_SERVER = "1";
+// Read by vite.config.ts (localVars in src/vite/local.ts): never part of a build.
+process.env.VERGE_LOCAL = JSON.stringify({ vars, persistTo, inspectorPort });
+let server;
+if (command === "dev") {
+  server = await vite.createServer({ configFile, server: { port, host, strictPort: true } });
+  await server.listen();
+} else {
+  await previewVars(vars);
+  server = await vite.preview({ configFile, preview: { port, host, strictPort: true } });
+}
+server.printUrls();
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, async () => {
+    await server.close();
+    process.exit(0);
+  });
+}
+
+/**
+ * `vite preview` reads the built worker's configuration, and its local vars beside it in
+ * `.dev.vars` (which never deploys): the given ones are added there.
+ */
+async function previewVars(all) {
+  const { readFile, writeFile } = await import("node:fs/promises");
+  // The built worker's folder, as the Cloudflare plugin's deploy redirect names it.
+  const redirect = path.join(appRoot, ".wrangler/deploy/config.json");
+  const { configPath } = JSON.parse(await readFile(redirect, "utf8"));
+  const file = path.join(path.dirname(path.resolve(path.dirname(redirect), configPath)), ".dev.vars");
+  const kept = await readFile(file, "utf8").catch(() => "");
+  const lines = Object.entries(all).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  await writeFile(file, [kept.trimEnd(), ...lines].filter(Boolean).join("\n") + "\n");
+}

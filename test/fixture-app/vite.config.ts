@@ -1,0 +1,12 @@
+// The tests' own app, built and served as the product is, from this folder (its own wrangler.toml
+// and deploy redirect), into dist/fixture/.
+import { cloudflare } from "@cloudflare/vite-plugin";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+import { localVars, verge } from "../../src/vite/index.ts";
+
+export default defineConfig({
+  root: import.meta.dirname,
+  build: { outDir: "../../dist/fixture", emptyOutDir: true },
+  plugins: [verge({ entry: "client.tsx" }), react(), cloudflare(localVars())],
+});
