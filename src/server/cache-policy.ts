@@ -13,13 +13,18 @@ export function policyOf(module: RouteModule | null): Policy | null {
 }
 
 /**
- * The page's URL as a cached page knows it: only the query parameters it declared, in the order
- * sent, so `/?utm_source=x` is `/`. Its loader sees this URL, and its entries are kept under it.
+ * The page's URL as a cached page knows it, one spelling per page: without the trailing slash the
+ * router tolerates, and only the query parameters it declared, sorted, each once (its first
+ * value), so `/?utm_source=x` is `/` and `?page=1&page=1` is `?page=1`. Its loader sees this
+ * URL, and its entries are kept under it: no spelling of the URL makes another entry.
  */
 export function cachedUrl(url: URL, policy: Policy): URL {
-  const kept = new URL(url.origin + url.pathname);
-  for (const [name, value] of url.searchParams) {
-    if (policy.query.includes(name)) kept.searchParams.append(name, value);
+  const path =
+    url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+  const kept = new URL(url.origin + path);
+  for (const name of [...new Set(policy.query)].sort()) {
+    const value = url.searchParams.get(name);
+    if (value !== null) kept.searchParams.append(name, value);
   }
   return kept;
 }
