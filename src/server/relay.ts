@@ -123,7 +123,8 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undef
     "Content-Type": c.req.header("Content-Type") ?? "application/x-sentry-envelope",
   });
   if (envelope.gzip) headers.set("Content-Encoding", "gzip");
-  if (ip) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
+  // The visitor's address is theirs: Sentry gets it only if the operator says so, as the reporter.
+  if (ip && c.env.SENTRY_SEND_IP) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
   const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
   const { counter } = envelope;
   const body = sendableBody(envelope.body);
