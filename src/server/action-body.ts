@@ -1,6 +1,12 @@
 // Reads an action's body, counting bytes as they arrive, into plain string fields.
 import { HttpError } from "./errors";
-import { FORM_MULTIPART, FORM_URLENCODED, MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
+import {
+  FORM_MULTIPART,
+  FORM_URLENCODED,
+  MAX_ACTION_BODY_BYTES,
+  SECRET_FIELD,
+  STATUS,
+} from "../shared/protocol";
 import { formTooLarge, type BodyType } from "./action-guards";
 import type { Fields } from "../shared/route-module";
 
@@ -41,7 +47,10 @@ function firstWins(entries: Iterable<[string, unknown]>): Fields {
   const fields: Fields = Object.create(null);
   for (const [name, value] of entries) {
     // Files have no place in these forms: a file part is treated as a missing field.
-    if (typeof value === "string" && !Object.hasOwn(fields, name)) fields[name] = value;
+    if (typeof value !== "string") continue;
+    // Each password field names itself: every marker counts, not only the first.
+    if (name === SECRET_FIELD && Object.hasOwn(fields, name)) fields[name] += `\n${value}`;
+    else if (!Object.hasOwn(fields, name)) fields[name] = value;
   }
   return fields;
 }

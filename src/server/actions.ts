@@ -33,6 +33,7 @@ import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
 import { requestKind } from "./request-kind";
 import { timed } from "./timings";
+import { errorsWithoutSecrets, secretNames, withoutSecrets } from "../shared/secret-fields";
 
 function unknownAction(script: boolean): HttpError {
   // With JavaScript this is usually version skew (a page from an older build): reload.
@@ -88,10 +89,12 @@ export async function actionResponse(c: AppContext): Promise<Response> {
   if (isRedirect(outcome)) return redirected(c, url, outcome, script);
   if (isInvalid(outcome)) {
     const { fieldErrors, message, status, headers } = outcome;
+    // A library's message may quote what it refused: never a secret's value.
+    const secret = secretNames(fields, outcome.secret);
     const failure: ActionFailure = {
       ok: false,
-      fieldErrors,
-      ...(message === undefined ? {} : { message }),
+      fieldErrors: errorsWithoutSecrets(fieldErrors, fields, secret),
+      ...(message === undefined ? {} : { message: withoutSecrets(message, fields, secret) }),
       // Not the framework's fields, and never a password: the answer is not a place for one.
       values: echoedValues(fields, outcome, [ACTION_FIELD, IDEMPOTENCY_FIELD]),
     };

@@ -169,13 +169,13 @@ const FORM_KEY_FIELD = `name="${IDEMPOTENCY_FIELD}"`;
 export async function storeEntry(
   key: Request,
   kind: CachedKind,
-  answer: { body: Blob; type: string; nonce: string; renderedSince: number },
+  answer: { body: Blob; type: string; nonce: string; keysFrom: number },
   ttl: number,
 ): Promise<boolean> {
-  const { body, type, nonce, renderedSince } = answer;
+  const { body, type, nonce, keysFrom } = answer;
   const bytes = new Uint8Array(await body.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
-  if (FORM_KEY.test(text) || holdsKeyIssuedSince(text, renderedSince)) return false;
+  if (FORM_KEY.test(text) || holdsKeyIssuedSince(text, keysFrom)) return false;
   if (kind === "html" && text.includes(FORM_KEY_FIELD)) return false;
   const headers: Record<string, string> = {
     "Content-Type": type,

@@ -1,5 +1,5 @@
 // What a page's `cache` export means, and the rules the runtime holds pages to: a cached page's
-// loader sees no credentials and only the query parameters it declared; no HTML is public.
+// loader sees no header and only the query parameters it declared; no answer is shareable.
 import type { MiddlewareHandler } from "hono";
 import type { CachePolicy, RouteModule, RouteTable } from "../shared/route-module";
 import type { AppEnv } from "./context";
@@ -13,39 +13,54 @@ export function policyOf(module: RouteModule | null): Policy | null {
 }
 
 /**
- * The page's URL as a cached page knows it: only the query parameters it declared, in the order
- * sent, so `/?utm_source=x` is `/`. Its loader sees this URL, and its entries are kept under it.
+ * The page's URL as a cached page knows it, one spelling per page: without the trailing slash the
+ * router tolerates, and only the query parameters it declared, sorted, each once (its first
+ * value), so `/?utm_source=x` is `/` and `?page=1&page=1` is `?page=1`. Its loader sees this
+ * URL, and its entries are kept under it: no spelling of the URL makes another entry.
  */
 export function cachedUrl(url: URL, policy: Policy): URL {
-  const kept = new URL(url.origin + url.pathname);
-  for (const [name, value] of url.searchParams) {
-    if (policy.query.includes(name)) kept.searchParams.append(name, value);
+  const path =
+    url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+  const kept = new URL(url.origin + path);
+  for (const name of [...new Set(policy.query)].sort()) {
+    const value = url.searchParams.get(name);
+    if (value !== null) kept.searchParams.append(name, value);
   }
   return kept;
 }
 
-/** What would make a page one visitor's: headers a cached page's loader never sees. */
-const CREDENTIAL_HEADERS = ["Cookie", "Authorization"];
-
-/** The request a cached page's loader sees: at `url`, without the visitor's credentials. */
+/**
+ * The request a cached page's loader sees: its URL (declared query only) and method, and none of
+ * the visitor's headers. A list of headers to drop always misses one (an access email, a language,
+ * an address), and what the first visitor's loader reads is stored for everyone.
+ */
 export function cachedPageRequest(request: Request, url: URL): Request {
-  const headers = new Headers(request.headers);
-  for (const name of CREDENTIAL_HEADERS) headers.delete(name);
-  return new Request(url, { method: request.method, headers });
+  return new Request(url, { method: request.method });
 }
 
 /** Directives that let a shared cache (a CDN, a proxy) keep an answer. */
 const SHARED = /(^|[\s,])(public|s-maxage)\b/i;
+/** Directives no shared cache stores under (`private="field"` names fields only, so not that). */
+const UNSHARED = /(^|[\s,])(private|no-store)\s*(,|$)/i;
+
+/** Why each kind must stay out of shared caches. */
+const WHY = {
+  html: "an HTML answer carries its own CSP nonce and form keys",
+  data: "page data carries the answer's form keys and what its loader read for this visitor",
+};
 
 /** The reason `module` at `path` may not be served, or null. */
 function brokenRule(module: RouteModule, path: string): string | null {
-  const html = module.cacheControl?.html;
-  if (html === undefined || !SHARED.test(html)) return null;
-  return (
-    `Route "${path}" sets cacheControl.html to "${html}": an HTML answer carries its own CSP nonce, ` +
-    `so no shared cache may keep it (a copy would hand one visitor's nonce to every other). Use ` +
-    `"private, ..." or "no-store"; for the edge cache, export \`cache\`.`
-  );
+  for (const kind of ["html", "data"] as const) {
+    const value = module.cacheControl?.[kind];
+    if (value === undefined || (UNSHARED.test(value) && !SHARED.test(value))) continue;
+    return (
+      `Route "${path}" sets cacheControl.${kind} to "${value}": ${WHY[kind]}, so no shared cache ` +
+      `may keep it (a copy would hand one visitor's to every other). Use "private, ..." or ` +
+      `"no-store"; for the edge cache, export \`cache\`.`
+    );
+  }
+  return null;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface AppEnv {
     renderNonce?: string;
     /** The newest bookmark the visitor sent that verge sealed (d1-session.ts), before any handler. */
     bookmark?: string;
+    /** When that bookmark was issued (ms): page data hands it back with the same lifetime. */
+    bookmarkIssuedAt?: number;
     /** This request's D1 session and what page code's env holds (d1-session.ts), once asked for. */
     d1?: D1State;
     /** When this request's phases began and ended (timings.ts). */

@@ -6,7 +6,7 @@ import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, D1_BOOKMARK_MAX_AGE_S } from ".
 import type { D1Session, PageEnv } from "../shared/route-module";
 import type { AppContext, AppEnv, D1State } from "./context";
 import { logField } from "./logger";
-import { openBookmark, sealBookmark } from "./bookmark-seal";
+import { openBookmark, sealBookmark, weakSecret, type OpenedBookmark } from "./bookmark-seal";
 import { requestKind } from "./request-kind";
 import { recordD1 } from "./timings";
 
@@ -41,10 +41,10 @@ function offeredBookmarks(c: AppContext): string[] {
 }
 
 /** The bookmark `offered` carries if verge sealed it, and it is in D1's format. */
-async function issued(c: AppContext, offered: string): Promise<string | null> {
+async function issued(c: AppContext, offered: string): Promise<OpenedBookmark | null> {
   if (offered.length > MAX_BOOKMARK_BYTES) return null;
-  const bookmark = await openBookmark(c.env?.D1_BOOKMARK_SECRET, offered);
-  return isBookmark(bookmark) ? bookmark : null;
+  const opened = await openBookmark(c.env?.D1_BOOKMARK_SECRET, offered, D1_BOOKMARK_MAX_AGE_S);
+  return opened && isBookmark(opened.bookmark) ? opened : null;
 }
 
 /**
@@ -56,10 +56,14 @@ async function checkOffered(c: AppContext): Promise<void> {
   const offered = offeredBookmarks(c);
   if (offered.length === 0) return;
   const valid = (await Promise.all(offered.map((value) => issued(c, value))))
-    .filter((bookmark) => bookmark !== null)
-    .sort();
+    .filter((opened) => opened !== null)
+    .sort((a, b) => (a.bookmark < b.bookmark ? -1 : a.bookmark > b.bookmark ? 1 : 0));
   if (valid.length < offered.length) logField(c, "d1_bookmark", "ignored");
-  if (valid.length > 0) c.set("bookmark", valid.at(-1));
+  const newest = valid.at(-1);
+  if (newest) {
+    c.set("bookmark", newest.bookmark);
+    c.set("bookmarkIssuedAt", newest.issuedAt);
+  }
 }
 
 /** The visitor's bookmark: the newest one verge issued that it sent. */
@@ -186,6 +190,9 @@ function watch(
  */
 export function d1Bookmarks(): MiddlewareHandler<AppEnv> {
   return async function d1Bookmarks(c, next) {
+    // Refused at start, as a route's broken rule is: every request, until the secret is fixed.
+    const weak = weakSecret(c.env?.D1_BOOKMARK_SECRET);
+    if (weak) throw new Error(weak);
     await checkOffered(c);
     await next();
     const state = c.get("d1");
@@ -196,7 +203,9 @@ export function d1Bookmarks(): MiddlewareHandler<AppEnv> {
     if (!sends) return;
     // Never send what would be refused on its way back.
     if (!isBookmark(bookmark)) return logField(c, "d1_bookmark", "unrecognised");
-    const sealed = await sealBookmark(c.env?.D1_BOOKMARK_SECRET, bookmark);
+    // Only a write starts a new lifetime: page data hands back the one its bookmark was issued at.
+    const issuedAt = state.wrote ? Date.now() : (c.get("bookmarkIssuedAt") ?? Date.now());
+    const sealed = await sealBookmark(c.env?.D1_BOOKMARK_SECRET, bookmark, issuedAt);
     if (kind === "data" || script) c.res.headers.set(D1_BOOKMARK_HEADER, sealed);
     if (kind === "action") {
       const prefix = cookiePrefix(c);

@@ -2,6 +2,7 @@
 // served from this location's Cache API, fresh or stale-while-revalidate, each document hit with
 // this response's own nonce (cache-entry.ts); misses are rendered under a nonce no one is sent,
 // streamed to their visitor with the visitor's own, and stored as rendered.
+import { keyMark } from "../shared/form-keys";
 import { STATUS } from "../shared/protocol";
 import type { RouteModule } from "../shared/route-module";
 import { cachedUrl, policyOf, type Policy } from "./cache-policy";
@@ -80,7 +81,7 @@ export async function cachedAnswer(
     }
   } else await found?.entry.body?.cancel();
   note(c, "miss");
-  const started = Date.now();
+  const started = renderStart();
   // A document that may be stored is rendered under a nonce of its own: what the visitor who
   // fills the cache plants with the nonce they are sent stays inert for every later visitor.
   if (kind === "html") c.set("renderNonce", generateNonce());
@@ -110,6 +111,10 @@ interface CachedPage {
 /** How long a page's entries live: through their stale window (the stored time tells which part). */
 const lifetime = ({ maxAge, staleWhileRevalidate }: Policy) => maxAge + staleWhileRevalidate;
 
+/** When a render began: the time (ms), and the form keys issued before it (keyMark). */
+type Started = ReturnType<typeof renderStart>;
+const renderStart = () => ({ at: Date.now(), keys: keyMark() });
+
 /**
  * Stores a whole answer, rendered from `started` on, unless its request captured an error (a
  * failed section, a deferred value's digest: a page like that is one visitor's) or the visitor
@@ -117,12 +122,12 @@ const lifetime = ({ maxAge, staleWhileRevalidate }: Policy) => maxAge + staleWhi
  * then checked, then dropped, so that either this check sees the action's mark or the action's
  * delete comes after this store.
  */
-async function store(c: AppContext, page: CachedPage, response: Response, body: Blob, started: number) {
+async function store(c: AppContext, page: CachedPage, response: Response, body: Blob, started: Started) {
   if (c.get("log").errors.length > 0 || c.req.raw.signal.aborted) return;
   const type = response.headers.get("Content-Type") ?? "";
-  const answer = { body, type, nonce: renderNonce(c), renderedSince: started };
+  const answer = { body, type, nonce: renderNonce(c), keysFrom: started.keys };
   if (!(await storeEntry(page.key, page.kind, answer, lifetime(page.policy)))) return;
-  if (await forgottenSince(page.url, generation(c), started)) {
+  if (await forgottenSince(page.url, generation(c), started.at)) {
     await edgeCache()
       .delete(page.key)
       .catch(() => false);
@@ -143,7 +148,7 @@ function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Re
       // Rendered with a nonce of its own: the stale hit's visitor has this request's in its CSP
       // header, and must not be able to plant it in content the refresh stores.
       c.set("renderNonce", generateNonce());
-      const started = Date.now();
+      const started = renderStart();
       const response = await produce();
       if (!storable(response) || response.body === null) return void (await response.body?.cancel());
       await store(c, page, response, await response.blob(), started);

@@ -20,7 +20,7 @@ import {
 import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
 import { isSameSite } from "./same-site";
 import type { AppContext } from "./context";
-import { CONNECTING_IP_HEADER, withinVisitorLimit } from "../shared/visitor-limit";
+import { visitorAddress, withinVisitorLimit } from "../shared/visitor-limit";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
 /** Largest envelope forwarded (the browser SDK's events are far smaller). */
@@ -87,7 +87,13 @@ async function envelopeTarget(
 }
 
 async function checkRateLimit(c: AppContext) {
-  if (!(await withinVisitorLimit(c.env.RELAY_LIMITER, "RELAY_LIMITER", c.req.raw))) {
+  const within = await withinVisitorLimit(c.req.raw, {
+    visitor: [c.env.RELAY_LIMITER, "RELAY_LIMITER"],
+    network: [c.env.RELAY_NETWORK_LIMITER, "RELAY_NETWORK_LIMITER"],
+    // A ceiling for the location: every network at once still cannot spend the whole Sentry quota.
+    everyone: [c.env.RELAY_GLOBAL_LIMITER, "RELAY_GLOBAL_LIMITER"],
+  });
+  if (!within) {
     throw refuse(STATUS.tooManyRequests, "Too many reports", {
       [RETRY_AFTER_HEADER]: String(RELAY_RETRY_AFTER_S),
     });
@@ -118,12 +124,13 @@ async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Pr
   }
 }
 
-async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | undefined, declared: number) {
+async function forward(c: AppContext, envelope: ReadEnvelope, ip: string, declared: number) {
   const headers = new Headers({
     "Content-Type": c.req.header("Content-Type") ?? "application/x-sentry-envelope",
   });
   if (envelope.gzip) headers.set("Content-Encoding", "gzip");
-  if (ip) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
+  // The visitor's address is theirs: Sentry gets it only if the operator says so, as the reporter.
+  if (ip !== "unknown" && c.env.SENTRY_SEND_IP) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
   const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
   const { counter } = envelope;
   const body = sendableBody(envelope.body);
@@ -164,7 +171,7 @@ async function admit(c: AppContext) {
 }
 
 export async function relayResponse(c: AppContext): Promise<Response> {
-  const ip = c.req.header(CONNECTING_IP_HEADER);
+  const ip = visitorAddress(c.req.raw);
   const declared = Number(c.req.header("Content-Length") ?? NaN);
   const body = await admit(c).catch(async (refusal: unknown) => {
     throw await settleRefusedBody(c.req.raw, MAX_ENVELOPE_BYTES, refusal, tooLarge);

@@ -5,6 +5,7 @@ import type { MiddlewareHandler } from "hono";
 import { ACTION_HEADER, PAGE_DATA_HEADER } from "../shared/protocol";
 import type { AppContext, AppEnv, ErrorFormat, KindOfRequest, RequestKind } from "./context";
 import { relayPath } from "./relay";
+import { pathOf } from "./logger";
 
 function kindOf(request: Request, path: string, env: Env): RequestKind | null {
   const method = request.method;
@@ -34,7 +35,8 @@ export function classifyRequest(request: Request, path: string, env: Env): KindO
 /** Decides the request's kind first, for every later step to read (requestKind). */
 export function decideRequestKind(): MiddlewareHandler<AppEnv> {
   return async function decideRequestKind(c, next) {
-    c.set("kind", classifyRequest(c.req.raw, c.req.path, c.env));
+    // The path as sent, not Hono's decoded one: `/%6Donitoring` is not the relay's path.
+    c.set("kind", classifyRequest(c.req.raw, pathOf(c.req.url), c.env));
     await next();
   };
 }

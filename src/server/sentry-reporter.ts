@@ -38,7 +38,12 @@ export function createSentryReporter({
         dsn: env.SENTRY_DSN,
         release,
         request,
-        requestDataOptions: { allowedHeaders: SENT_HEADERS, allowedCookies: false, allowedIps: false },
+        requestDataOptions: {
+          allowedHeaders: SENT_HEADERS,
+          allowedCookies: false,
+          // The visitor's address only if the operator turns it on (SENTRY_SEND_IP), as the relay.
+          allowedIps: Boolean(env.SENTRY_SEND_IP),
+        },
         transportOptions: fetcher ? { fetcher } : undefined,
       });
       clients.set(request, sentry);

@@ -2,6 +2,7 @@
 import type { FieldErrors } from "./protocol";
 import type { FormSchema } from "./schema-action";
 import { issuesToErrors, ownFields } from "./schema-issues";
+import { errorsWithoutSecrets, secretNames } from "./secret-fields";
 
 /**
  * The field errors `schema` finds in `form`, or null to send it: the server judges every
@@ -13,11 +14,16 @@ export async function earlyErrors(schema: FormSchema, form: HTMLFormElement): Pr
   for (const [name, value] of new FormData(form)) {
     if (typeof value === "string" && !Object.hasOwn(fields, name)) fields[name] = value;
   }
+  // Password inputs are secret here too: a message on screen never quotes one.
+  const secret = secretNames(
+    fields,
+    [...form.querySelectorAll<HTMLInputElement>('input[type="password"]')].map((input) => input.name),
+  );
   try {
     const result = await schema["~standard"].validate(ownFields(fields));
     if (!result.issues) return null;
     const { fieldErrors } = issuesToErrors(result.issues);
-    return Object.keys(fieldErrors).length > 0 ? fieldErrors : null;
+    return Object.keys(fieldErrors).length > 0 ? errorsWithoutSecrets(fieldErrors, fields, secret) : null;
   } catch {
     return null;
   }

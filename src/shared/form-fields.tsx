@@ -1,6 +1,7 @@
 // The pieces inside a <Form>: labelled fields that show their errors accessibly, and the submit button.
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { useFormState } from "./form";
+import { SECRET_FIELD } from "./protocol";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id" | "defaultValue" | "value">;
 type TextareaProps = Omit<
@@ -22,11 +23,12 @@ export function Field(props: FieldProps) {
   const id = `${state.id}-${name}`;
   const error = state.fieldErrors[name];
   const errorId = `${id}-error`;
+  const secret = !props.multiline && props.type === "password";
   const shared = {
     id,
     name,
     // A password is never put back into the page, whatever the values say.
-    defaultValue: !props.multiline && props.type === "password" ? undefined : state.values[name],
+    defaultValue: secret ? undefined : state.values[name],
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? errorId : undefined,
     autoFocus: state.autoFocus === name || undefined,
@@ -43,6 +45,8 @@ export function Field(props: FieldProps) {
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {control}
+      {/* Tells the server this field is secret by its type, with or without JavaScript. */}
+      {secret ? <input type="hidden" name={SECRET_FIELD} value={name} /> : null}
       {error ? (
         <p id={errorId} className="field-error">
           {error}

@@ -40,7 +40,7 @@ export {
 } from "./schema-action";
 export type { StandardSchemaV1 } from "./standard-schema";
 export { Await } from "./await";
-export { visitorKey, withinVisitorLimit } from "./visitor-limit";
+export { visitorKey, withinVisitorLimit, type Limiter, type VisitorLimits } from "./visitor-limit";
 export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./protocol";
 export { href, type Params, type Register, type RoutePattern } from "./href";
 export type { Data, LoaderData, Serialized } from "./page-data-types";

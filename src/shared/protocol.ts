@@ -25,6 +25,8 @@ export const ACTION_HEADER = "X-Action";
 export const ACTION_FIELD = "_action";
 /** Idempotency key field carried by forms that must not apply twice. */
 export const IDEMPOTENCY_FIELD = "_key";
+/** Names a field whose value never comes back (a password <Field> sends one per field). */
+export const SECRET_FIELD = "_secret";
 
 /** Action body types, by media type; anything else is refused with 415. */
 export const FORM_URLENCODED = "application/x-www-form-urlencoded";

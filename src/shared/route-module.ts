@@ -1,7 +1,8 @@
 // What a product hands the runtime (its routes, layout and not-found page), what a page file
 // exports, and the helpers page authors use.
 import type { ComponentType, ReactNode } from "react";
-import { STATUS, type ActionFailure, type FieldErrors } from "./protocol";
+import { SECRET_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./protocol";
+import { secretNames } from "./secret-fields";
 import { route, type RouteDefinition } from "./routing";
 import type { Params } from "./href";
 import type { Data } from "./page-data-types";
@@ -200,7 +201,7 @@ export interface Invalid<F extends string = string> {
   status: number;
   headers: Record<string, string>;
   message?: string;
-  /** Fields whose typed values are never sent back (besides any named like "password"). */
+  /** Fields whose typed values are never sent back (besides password inputs; secret-fields.ts). */
   secret?: readonly string[];
 }
 
@@ -232,14 +233,12 @@ export function isInvalid(value: unknown): value is Invalid {
   return typeof value === "object" && value !== null && INVALID in value;
 }
 
-/** Names of typed values a refused form never gets back: passwords, whatever the action says. */
-const SECRET_NAME = /passw(or)?d/i;
-
 /** The typed values a refused form is re-rendered with: not framework fields, not secrets. */
 export function echoedValues(fields: Fields, refusal: Pick<Invalid, "secret">, omit: readonly string[]) {
+  const secret = secretNames(fields, refusal.secret);
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {
-    if (omit.includes(name) || SECRET_NAME.test(name) || refusal.secret?.includes(name)) continue;
+    if (omit.includes(name) || name === SECRET_FIELD || secret.has(name)) continue;
     values[name] = value;
   }
   return values;

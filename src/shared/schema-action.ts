@@ -36,7 +36,7 @@ export type ActionResult<A> = A extends (...args: never[]) => infer R
   : unknown;
 
 export interface SchemaActionOptions<S extends FormSchema> {
-  /** Fields never sent back to a refused form (a field named like "password" never is anyway). */
+  /** Fields never sent back to a refused form, nor quoted in a message (password inputs never are). */
   secret?: readonly NameOf<S>[];
 }
 

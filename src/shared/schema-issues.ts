@@ -1,13 +1,13 @@
 // A schema's view of a submission: the fields it checks, and its issues as field errors.
-import { ACTION_FIELD, IDEMPOTENCY_FIELD, type FieldErrors } from "./protocol";
+import { ACTION_FIELD, IDEMPOTENCY_FIELD, SECRET_FIELD, type FieldErrors } from "./protocol";
 import type { Fields } from "./route-module";
 import type { StandardSchemaV1 } from "./standard-schema";
 
-/** The submitted fields the form's author wrote: not the action's name or the idempotency key. */
+/** The submitted fields the form's author wrote: not the action's name, key or secret markers. */
 export function ownFields(fields: Fields): Fields {
   const own: Fields = Object.create(null);
   for (const [name, value] of Object.entries(fields)) {
-    if (name !== ACTION_FIELD && name !== IDEMPOTENCY_FIELD) own[name] = value;
+    if (name !== ACTION_FIELD && name !== IDEMPOTENCY_FIELD && name !== SECRET_FIELD) own[name] = value;
   }
   return own;
 }

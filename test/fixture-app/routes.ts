@@ -11,6 +11,7 @@ export const routes = [
   page("/slow", () => import("./pages/slow")),
   page("/account", () => import("./pages/account")),
   page("/schema-throws", () => import("./pages/schema-throws")),
+  page("/secrets", () => import("./pages/secrets")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
 ];

@@ -7,8 +7,8 @@ import { D1_BOOKMARK_HEADER } from "../../src/shared/protocol";
 import { readsOnly } from "../../src/server/d1-session";
 import type { ActionSuccess } from "../../src/shared/protocol";
 
-/** D1's bookmark, sealed: ".", then an HMAC-SHA256 in base64url. */
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}\.[\w-]{43}$/;
+/** D1's bookmark, sealed: ".", its issue time (seconds, base 36), ".", an HMAC-SHA256 in base64url. */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}\.[0-9a-z]{1,10}\.[\w-]{43}$/;
 /** The D1 bookmark a sealed one carries, as the session is opened from it. */
 const unsealed = (bookmark: string) => bookmark.split(".")[0]!;
 const get = (path: string, headers: Record<string, string> = {}) =>

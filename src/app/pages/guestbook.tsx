@@ -63,7 +63,11 @@ const SignSchema = v.object({
 export const actions = {
   sign: action(SignSchema, async ({ input, fields, env, request }) => {
     // Only valid submissions count: a typo costs no signature.
-    if (!(await withinVisitorLimit(env.SIGN_LIMITER, "SIGN_LIMITER", request))) {
+    const within = await withinVisitorLimit(request, {
+      visitor: [env.SIGN_LIMITER, "SIGN_LIMITER"],
+      network: [env.SIGN_NETWORK_LIMITER, "SIGN_NETWORK_LIMITER"],
+    });
+    if (!within) {
       return invalid(
         {},
         {

@@ -1,0 +1,75 @@
+// Secret fields never come back: a password field (by its type, whatever its name) and a field its
+// action calls secret, in the 422 page, its embedded data, the JSON answer, a message or a log line.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { fixtureClientManifest, testApp } from "../worker/apps";
+
+const ORIGIN = "http://localhost";
+const PIN = "hunter2";
+const CODE = "opensesame";
+const NAME = "visitor-typed-name";
+
+const written: string[] = [];
+const app = testApp({ reportError: () => {}, log: (line) => void written.push(line) });
+
+async function send(path: string, init: RequestInit = {}) {
+  const ctx = createExecutionContext();
+  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), env, ctx);
+  const body = await response.text();
+  await waitOnExecutionContext(ctx);
+  return { response, body, lines: written.splice(0) };
+}
+
+/** The page's form, filled in and posted as a browser would: every input, hidden ones included. */
+async function submit(typed: Record<string, string>, script: boolean) {
+  const form = new URLSearchParams();
+  const { body } = await send("/secrets");
+  for (const tag of body.match(/<input [^>]*type="hidden"[^>]*>/g) ?? []) {
+    form.append(/name="([^"]*)"/.exec(tag)![1]!, /value="([^"]*)"/.exec(tag)?.[1] ?? "");
+  }
+  for (const [name, value] of Object.entries(typed)) form.append(name, value);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/x-www-form-urlencoded",
+    Origin: ORIGIN,
+  };
+  if (script) Object.assign(headers, { "X-Action": "unlock", "X-Build": fixtureClientManifest.build });
+  return send("/secrets", { method: "POST", redirect: "manual", headers, body: form.toString() });
+}
+
+describe("secret fields", () => {
+  it("keeps a password field named pin, and a code the action calls secret, out of the 422 page", async () => {
+    const { response, body } = await submit({ name: "", pin: PIN, code: CODE }, false);
+    expect(response.status).toBe(422);
+    expect(body).toContain("Name is required.");
+    expect(body).not.toContain(PIN);
+    expect(body).not.toContain(CODE);
+  });
+
+  it("says what is wrong with a secret field without quoting it", async () => {
+    const { body } = await submit({ name: NAME, pin: PIN, code: CODE }, true);
+    const answer = JSON.parse(body) as {
+      fieldErrors: Record<string, string>;
+      values: Record<string, string>;
+    };
+    expect(answer.fieldErrors.pin).toBeTruthy();
+    expect(answer.fieldErrors.code).toBeTruthy();
+    expect(body).not.toContain(PIN);
+    expect(body).not.toContain(CODE);
+    expect(answer.values).toEqual({ name: NAME });
+  });
+
+  it("keeps secrets out of the JSON answer and what it echoes, with JavaScript", async () => {
+    const { response, body } = await submit({ name: "", pin: PIN, code: CODE }, true);
+    expect(response.status).toBe(422);
+    expect(body).not.toContain(PIN);
+    expect(body).not.toContain(CODE);
+  });
+
+  it("writes no typed value, secret or not, into the log line", async () => {
+    const { lines } = await submit({ name: NAME, pin: PIN, code: CODE }, false);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ kind: "action", status: 422 });
+    for (const typed of [PIN, CODE, NAME]) expect(lines[0]).not.toContain(typed);
+  });
+});
