@@ -7,8 +7,8 @@ import { useBrowser, openPage } from "./support";
 const browser = useBrowser();
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
-/** D1's bookmark as verge sends it: sealed with ".", then an HMAC-SHA256 in base64url. */
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}\.[\w-]{43}$/;
+/** D1's bookmark as verge sends it, sealed: ".", its issue time (base 36), ".", an HMAC-SHA256 in base64url. */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}\.[0-9a-z]{1,10}\.[\w-]{43}$/;
 
 async function sign(page: Page, name: string) {
   await page.getByLabel("Name").fill(name);
