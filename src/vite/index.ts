@@ -8,7 +8,9 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Plugin, ResolvedConfig, ViteDevServer } from "vite";
+import zlib from "node:zlib";
+import compression from "compression";
+import type { Connect, Plugin, ResolvedConfig, ViteDevServer } from "vite";
 import { MODULE_ID_EXPORT, type ClientManifest } from "../server/manifest.ts";
 import { keepBuildMaps } from "../../scripts/build-maps.mjs";
 import { debugIdSnippet, readDebugId, withDebugId } from "../../scripts/debug-ids.mjs";
@@ -84,8 +86,14 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
       const production = env.command === "build";
       const entryPath = path.resolve(user.root ?? process.cwd(), entry);
       return {
-        // wrangler dev's port, unless set elsewhere.
-        server: { port: user.server?.port ?? 8787 },
+        server: {
+          // wrangler dev's port, unless set elsewhere.
+          port: user.server?.port ?? 8787,
+          // A save is seen once the file is whole: an editor that writes in place empties the file,
+          // then writes it, and the watcher keeps one change of a file per 50 ms, so it could see
+          // the empty moment and drop the write (the page then kept a fixed syntax error's overlay).
+          watch: { awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 }, ...user.server?.watch },
+        },
         preview: { port: user.preview?.port ?? 8787 },
         environments: {
           client: {
@@ -129,9 +137,27 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     },
     configResolved(resolved) {
       config = resolved;
+      // What `vite build` writes is what a plain `wrangler deploy` ships: never development React,
+      // served source maps or dev hooks.
+      if (resolved.command === "build" && !resolved.isProduction) {
+        throw new Error(
+          `verge builds for production only (this build's mode is "${resolved.mode}", NODE_ENV ` +
+            `${process.env.NODE_ENV ?? "unset"}): run \`npm run build\`; \`npm run dev\` needs no build.`,
+        );
+      }
     },
     configureServer(devServer) {
       server = devServer;
+    },
+    configurePreviewServer(preview) {
+      // As Cloudflare answers deployed: text compressed for a client that accepts it, each chunk
+      // flushed as it comes, so a streamed page stays streamed. Before the Cloudflare plugin's
+      // handler (this plugin runs first), which then writes through it.
+      // (Typed for Express; it takes Node's own request and response, as Connect hands them.)
+      const gzip = compression({
+        flush: zlib.constants.Z_SYNC_FLUSH,
+      }) as unknown as Connect.NextHandleFunction;
+      preview.middlewares.use(gzip);
     },
     resolveId(id) {
       if (id === MANIFEST_MODULE) return RESOLVED_MANIFEST;

@@ -1,5 +1,5 @@
 // Server-Timing as a browser reads it: the navigation's serverTiming entries, on a page served as
-// `npm run preview` serves it (the production build on wrangler dev: test/e2e/global-setup.ts).
+// `npm run preview` serves it (the production build in workerd: test/e2e/global-setup.ts).
 import { describe, expect, it } from "vitest";
 import { openPage, useBrowser } from "./support";
 
