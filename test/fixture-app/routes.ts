@@ -12,6 +12,7 @@ export const routes = [
   page("/account", () => import("./pages/account")),
   page("/schema-throws", () => import("./pages/schema-throws")),
   page("/secrets", () => import("./pages/secrets")),
+  page("/styled", () => import("./pages/styled")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
 ];

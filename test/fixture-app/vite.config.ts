@@ -1,6 +1,7 @@
 // The tests' own app, built and served as the product is, from this folder (its own wrangler.toml
-// and deploy redirect), into dist/fixture/.
+// and deploy redirect), into dist/fixture/, with one plugin a React team would add (Tailwind CSS).
 import { cloudflare } from "@cloudflare/vite-plugin";
+import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { localVars, verge } from "../../src/vite/index.ts";
@@ -8,5 +9,5 @@ import { localVars, verge } from "../../src/vite/index.ts";
 export default defineConfig({
   root: import.meta.dirname,
   build: { outDir: "../../dist/fixture", emptyOutDir: true },
-  plugins: [verge({ entry: "client.tsx" }), react(), cloudflare(localVars())],
+  plugins: [verge({ entry: "client.tsx" }), react(), tailwindcss(), cloudflare(localVars())],
 });

@@ -8,6 +8,7 @@ const PAGES = [
   { href: "/twins", name: "Twins", about: "two pages that share a title" },
   { href: "/echo", name: "Echo", about: "a GET form whose input comes back in the page" },
   { href: "/slow", name: "Slow", about: "a section streamed after the shell" },
+  { href: "/styled", name: "Styled", about: "a stylesheet, a CSS module, an image and Tailwind utilities" },
 ];
 
 export default function Home(_: PageProps) {
