@@ -1,6 +1,7 @@
-// `npm run bench`: builds the client, runs the app and the floor worker each on its own socket of
-// workerd (through Miniflare), drives each workload with autocannon in alternating windows, prints
-// the figures, and records a full run in bench/history.json and BENCHMARKS.md's figures.
+// `npm run bench`: builds the app and the floor Workers as `vite build` builds the app
+// (bench/vite.config.ts), runs each on its own socket of workerd (through Miniflare), drives each
+// workload with autocannon in alternating windows, prints the figures, and records a full run in
+// bench/history.json and BENCHMARKS.md's figures.
 //   npm run bench                  every workload and figure, about 10 minutes; recorded
 //   npm run bench -- --quick       a short smoke run (about 4 minutes), printed only
 //   npm run bench -- --only=html-home,data-home   only these workloads, printed only
@@ -8,12 +9,18 @@
 //   npm run bench -- --traps       also the traps: the app under the ways a benchmark might run it
 //   npm run bench -- --record      record a run that is printed only otherwise
 //   npm run bench -- --note="…"    a note kept with the run (what changed, the machine's load)
+//   npm run bench -- --against=<git ref>   also the app of <ref> (checked out in a temporary
+//                                  worktree, `npm ci`, built by its own build: trees.mjs), measured
+//                                  beside this tree's: /items HTML in the same alternating windows,
+//                                  and the first /items on fresh starts. Issue 30: worker CPU of
+//                                  /items HTML within 1.03x of <ref>'s, the first request no dearer.
+//                                  `--only=html-items --against=<ref>` measures just that
 //   npm run bench -- --report      rewrite BENCHMARKS.md's figures from bench/history.json, no run
-import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ENV, RUNNERS, applyMigrations, firstRequests, root, startServer } from "./server.mjs";
+import { RUNNERS, applyMigrations, firstRequests, root, startServer } from "./server.mjs";
+import { buildTree, checkoutTree } from "./trees.mjs";
 import { CONNECTIONS, measure, measureEach } from "./load.mjs";
 import {
   WORKLOADS,
@@ -38,6 +45,7 @@ const options = parseOptions(import.meta.url, {
   record: { type: "boolean", default: false },
   note: { type: "string" },
   report: { type: "boolean", default: false },
+  against: { type: "string" },
 });
 const log = (line) => console.log(`[bench] ${line}`);
 if (options.report) {
@@ -65,17 +73,9 @@ const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
 /** Fresh starts of each Worker whose first request is timed (the median is reported). */
 const FIRST_ROUNDS = quick ? 1 : 7;
-/**
- * The floor writing the app's log line (bench/workers/floor-logged-worker.tsx), for the first
- * request only: workerd's first console call loads its local console formatter, which the edge
- * does not run. Against it, the app's first request is the framework's own cost.
- */
-const floorLoggedScript = "bench/workers/floor-logged-worker.tsx";
+/** The workloads measured on the other tree too (--against), in the same windows as app and floor. */
+const AGAINST = ["html-items"];
 
-const appConfig = path.join(root, "wrangler.toml");
-/** The deployed worker plus the benchmark's /items pages (bench/workers/app-worker.tsx). */
-const appScript = "bench/workers/app-worker.tsx";
-const floorConfig = path.join(root, "bench/workers/wrangler.toml");
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
 const servers = [];
 const start = async (options) => {
@@ -88,22 +88,36 @@ const start = async (options) => {
   return server;
 };
 const stopAll = () => Promise.all(servers.splice(0).map((s) => s.stop()));
-process.on("SIGINT", () => stopAll().then(() => process.exit(130)));
+let other;
+process.on("SIGINT", () =>
+  stopAll().then(() => {
+    other?.remove();
+    process.exit(130);
+  }),
+);
 
 try {
-  log("building the client (production)");
-  const build = spawnSync(process.execPath, ["scripts/build-client.mjs"], {
-    cwd: root,
-    env: ENV,
-    stdio: "inherit",
-  });
-  if (build.status !== 0) throw new Error("the client build failed");
+  log("building the Workers as `vite build` builds the app (bench/vite.config.ts)");
+  /**
+   * The app is the deployed worker plus the benchmark's /items pages (bench/workers/app-worker.tsx);
+   * the floor writing the app's log line (floor-logged-worker.tsx) is for the first request only:
+   * workerd's first console call loads its local console formatter, which the edge does not run.
+   * Against it, the app's first request is the framework's own cost.
+   */
+  const workers = await buildTree(root);
+  if (options.against) {
+    other = await checkoutTree(options.against, log);
+    log(`building ${options.against}'s app with its own build`);
+    other.workers = await buildTree(other.dir);
+  }
 
   const appState = path.join(tmp, "app-state");
   const floorState = path.join(tmp, "floor-state");
+  const oldState = path.join(tmp, "old-state");
   applyMigrations(appState);
-  const appOptions = { name: "app", config: appConfig, script: appScript, state: appState };
-  const floorOptions = { name: "floor", config: floorConfig, state: floorState };
+  const appOptions = { name: "app", ...workers.app, state: appState };
+  const floorOptions = { name: "floor", ...workers.floor, state: floorState };
+  const oldOptions = other && { name: "old", ...other.workers.app, state: oldState };
   let app = await start(appOptions);
   const pages = await availablePages(app.url, ["/", "/guestbook", "/slow"]);
   if (!pages.has("/guestbook")) {
@@ -115,12 +129,13 @@ try {
   // The floor reads a copy of the seeded database; the app restarts so both start alike.
   await stopAll();
   await cp(appState, floorState, { recursive: true });
+  if (other) await cp(appState, oldState, { recursive: true });
   log(
-    `the first /items after start: ${FIRST_ROUNDS} fresh starts each of app, floor and the floor with a log line, alternating`,
+    `the first /items after start: ${FIRST_ROUNDS} fresh starts each of app, floor and the floor with a log line${other ? `, and ${options.against}'s app` : ""}, alternating`,
   );
-  const floorLoggedOptions = { ...floorOptions, name: "floorLogged", script: floorLoggedScript };
+  const floorLoggedOptions = { ...floorOptions, ...workers.floorLogged, name: "floorLogged" };
   const firstRequest = await firstRequests(
-    [appOptions, floorOptions, floorLoggedOptions].map((o) => ({
+    [appOptions, floorOptions, floorLoggedOptions, ...(other ? [oldOptions] : [])].map((o) => ({
       ...o,
       logFile: path.join(tmp, `${o.name}-first.log`),
     })),
@@ -129,8 +144,10 @@ try {
   );
   for (const [name, r] of Object.entries(firstRequest))
     log(`  ${name}: worker CPU ${r.cpuMs.toFixed(1)} ms, ${r.ms.toFixed(1)} ms wall clock (median)`);
+  const { old: oldFirst, ...firstOfThisTree } = firstRequest;
   app = await start(appOptions);
   const floor = await start(floorOptions);
+  const old = other && (await start(oldOptions));
 
   const run = {
     ...machine(argv),
@@ -138,13 +155,15 @@ try {
     quick,
     timing,
     startupMs: { app: app.startupMs, floor: floor.startupMs },
+    builtBeforeStart: true,
     startupCpuMs: { app: app.startupCpuMs, floor: floor.startupCpuMs },
-    firstRequest,
+    firstRequest: firstOfThisTree,
     runtime: RUNNERS.direct,
     bytes: {},
     workloads: {},
     dataPairs: {},
     cachePairs: {},
+    ...(other ? { against: { ref: options.against, commit: other.commit, firstRequest: oldFirst } } : {}),
   };
   for (const page of ["/items", "/", "/guestbook"].filter((p) => p === "/items" || pages.has(p))) {
     run.bytes[page] = {
@@ -153,6 +172,12 @@ try {
       floorHtml: await bodyBytes(floor.url + page),
     };
   }
+  // What a first load of each page fetches, as the app's documents ask for it.
+  const javascript = await javascriptPerPage(
+    app.url,
+    ["/", "/guestbook"].filter((p) => pages.has(p)),
+    path.dirname(path.dirname(workers.app.bundle)),
+  );
 
   for (const workload of selected) {
     if (workload.needs && !pages.has(workload.needs)) {
@@ -160,14 +185,20 @@ try {
       log(`${workload.label}: unavailable`);
       continue;
     }
+    const withOld = old && AGAINST.includes(workload.id);
     log(
-      `${workload.label}: ${timing.warmupS} s warm-up, then ${timing.durationS} s each on app and floor in ${timing.rounds} alternating windows`,
+      `${workload.label}: ${timing.warmupS} s warm-up, then ${timing.durationS} s each on app${withOld ? `, floor and ${options.against}'s app` : " and floor"} in ${timing.rounds} alternating windows`,
     );
-    const [a, f] = await measure([app, floor], workload, { ...timing, progress });
-    for (const [name, r] of [
-      ["app", a],
-      ["floor", f],
-    ])
+    const [a, f, o] = await measure(withOld ? [app, floor, old] : [app, floor], workload, {
+      ...timing,
+      progress,
+    });
+    if (o)
+      run.against.workloads = {
+        ...run.against.workloads,
+        [workload.id]: { label: workload.label, app: a, old: o },
+      };
+    for (const [name, r] of [["app", a], ["floor", f], ...(o ? [["old", o]] : [])])
       log(
         `  ${name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, worker CPU ${r.cpuMs.worker.toFixed(2)} ms/req` +
           (r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ""),
@@ -225,7 +256,7 @@ try {
 
   // The traps run `wrangler dev`, the least steady of the runners: a failure there keeps the run.
   if (options.traps)
-    run.traps = await measureTraps({ config: appConfig, appState, timing, start, stopAll, log, pages }).catch(
+    run.traps = await measureTraps({ app: workers.app, appState, timing, start, stopAll, log, pages }).catch(
       async (error) => {
         log(`the traps failed, the run is kept without them: ${error.message}`);
         await stopAll();
@@ -233,8 +264,8 @@ try {
       },
     );
 
-  log("weighing the JavaScript per page and the worker bundle (as npm run check:deploy builds it)");
-  run.javascript = await javascriptPerPage(["/", "/guestbook"]);
+  log("weighing the JavaScript per page and the worker bundle (dist/verge/index.js: `vite build`)");
+  run.javascript = javascript;
   run.workerBundle = await workerBundle();
 
   console.log("\n" + summary(run));
@@ -244,5 +275,6 @@ try {
   }
 } finally {
   await stopAll();
+  other?.remove();
   await rm(tmp, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 // `npm run bench:loop`: the handler's own cost, without HTTP. Runs bench/workers/loop-worker.tsx
-// (the app and the floor, bundled with the app's wrangler.toml as deployed) on workerd through
-// Miniflare; each request there calls one target's fetch `--n` times on one page. CPU per call is
+// (the app and the floor, built as `vite build` builds the app: bench/vite.config.ts) on workerd
+// through Miniflare; each request there calls one target's fetch `--n` times on one page. CPU per call is
 // the runtime process's CPU over that request (the scheduler's nanosecond count, so short rounds
 // are not rounded to 10 ms ticks), in `--rounds` alternating rounds (the median is printed).
 // Steadier than the HTTP figures, so it can attribute differences of 0.01 ms.
@@ -18,20 +18,26 @@
 //   npm run bench:loop -- --hit --memory-cache
 //                                     the same from a Map in the isolate: what a hit costs the Worker
 //                                     itself, without Miniflare's cache Worker and its storage
+//   npm run bench:loop -- --against=<git ref> --path=/items --targets=app,floor --rounds=20
+//                                     each target on this tree and on <ref>'s (checked out in a
+//                                     temporary worktree, `npm ci`, built by its own build: trees.mjs),
+//                                     each in its own workerd, alternating; prints this tree's over
+//                                     <ref>'s round by round. The floor, nearly the same source in
+//                                     both (each built by its tree's bundler), shows the noise
 // With the profiler attached, each console.log is also sent to it: the log line costs several
 // times more than in the timed rounds; the app-quiet target shows the rest without it.
 // Pages that read D1 see an empty, migrated database (BENCH_STATE=<dir> uses another state dir).
 // Each call carries a D1 bookmark where `npm run bench`'s workload for the page does (`/`), not
 // where it does not (`/items`). The rounds alternate the targets; each round's ratios are printed.
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startMiniflare } from "./miniflare.mjs";
-import { threadsCpuMs, workerProcesses } from "./proc.mjs";
+import { threadsCpuMs, workerdChildren } from "./proc.mjs";
 import { parseOptions } from "./cli.mjs";
-import { applyMigrations, root } from "./server.mjs";
+import { applyMigrations, freePort, root } from "./server.mjs";
 import { RENDER, WORKLOADS } from "./workloads.mjs";
-import { freePort } from "../../scripts/local-server.mjs";
+import { buildTree, checkoutTree } from "./trees.mjs";
 
 const options = parseOptions(import.meta.url, {
   path: { type: "string", default: "/" },
@@ -42,6 +48,7 @@ const options = parseOptions(import.meta.url, {
   data: { type: "boolean", default: false },
   hit: { type: "boolean", default: false },
   "memory-cache": { type: "boolean", default: false },
+  against: { type: "string" },
 });
 const n = Number(options.n);
 const rounds = Number(options.rounds);
@@ -66,65 +73,99 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), "verge-loop-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
 if (!process.env.BENCH_STATE) applyMigrations(state);
 // A profile needs names: then the bundle is not minified (which hardly changes what it costs).
+const readable = options.profile;
 log(
-  `bundling bench/workers/loop-worker.tsx as npm run check:deploy does${options.profile ? ", not minified" : ""}`,
+  `building bench/workers/loop-worker.tsx as \`vite build\` builds the app${readable ? ", not minified" : ""}`,
 );
-const inspectorPort = options.profile ? await freePort() : undefined;
-const worker = await startMiniflare({
-  config: path.join(root, "wrangler.toml"),
-  script: path.join(root, "bench/workers/loop-worker.tsx"),
-  persist: state,
-  minify: !options.profile,
-  inspectorPort,
-});
+/** Each tree measured: this one ("new"), and with --against the other ("old"). */
+const trees = [{ name: "new", workers: await buildTree(root, { readable }) }];
+const other = options.against ? await checkoutTree(options.against, log) : undefined;
+const workers = [];
 
 try {
-  // Miniflare runs in this process: its one workerd child runs the loop Worker.
-  const { worker: workerd } = workerProcesses(process.pid, worker.url.port);
-  const run = async (target, count) => {
+  if (other) {
+    log(`building ${options.against}'s loop Worker with its own build`);
+    const oldWorkers = await buildTree(other.dir, { readable });
+    if (!oldWorkers.loop) throw new Error(`${options.against} has no bench/workers/loop-worker.tsx`);
+    trees.push({ name: "old", workers: oldWorkers });
+  }
+  // One workerd per tree, each told apart by the child it added to this process (Miniflare runs here).
+  for (const tree of trees) {
+    const before = new Set(workerdChildren(process.pid));
+    const inspectorPort = options.profile && tree === trees[0] ? await freePort() : undefined;
+    const { bundle, config } = tree.workers.loop;
+    // Each workerd its own copy of the database.
+    const persist = tree === trees[0] ? state : path.join(tmp, `state-${tree.name}`);
+    if (persist !== state) cpSync(state, persist, { recursive: true });
+    const worker = await startMiniflare({ config, bundle, persist, inspectorPort });
+    workers.push(worker);
+    tree.url = worker.url;
+    tree.inspectorPort = inspectorPort;
+    tree.workerd = workerdChildren(process.pid).find((pid) => !before.has(pid));
+  }
+  /** A target on one tree: `app` on this tree, `app@old` on the other's. */
+  const subjects = targets.flatMap((target) =>
+    trees.map((tree) => ({ target, tree, label: tree === trees[0] ? target : `${target}@old` })),
+  );
+  const run = async ({ target, tree }, count) => {
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
     if (options.data) query.set("data", "1");
     if (options.hit) query.set("hit", "1");
     else if (!bookmark) query.set("bookmark", "0");
     if (options["memory-cache"]) query.set("cache", "memory");
-    const response = await fetch(`${worker.url}?${query}`);
+    const response = await fetch(`${tree.url}?${query}`);
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();
   };
-  for (const target of targets)
-    log(`${target}: ${(await run(target, 300)).bytesPerRequest} bytes per call (warm-up)`);
+  for (const subject of subjects) {
+    const { bytesPerRequest, failed } = await run(subject, 300);
+    // `failed`: trees from before it was counted leave it out.
+    if (failed)
+      throw new Error(`${subject.label}: ${failed} of 300 calls to ${options.path} did not answer 2xx`);
+    log(`${subject.label}: ${bytesPerRequest} bytes per call (warm-up)`);
+  }
 
-  const perCall = Object.fromEntries(targets.map((t) => [t, []]));
+  const perCall = Object.fromEntries(subjects.map((s) => [s.label, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const target of round % 2 ? [...targets].reverse() : targets) {
-      const before = threadsCpuMs(workerd);
-      await run(target, n);
-      perCall[target].push((threadsCpuMs(workerd) - before) / n);
+    for (const subject of round % 2 ? [...subjects].reverse() : subjects) {
+      const before = threadsCpuMs(subject.tree.workerd);
+      await run(subject, n);
+      perCall[subject.label].push((threadsCpuMs(subject.tree.workerd) - before) / n);
     }
     process.stdout.write(round + 1 < rounds ? "." : ".\n");
   }
   const sorted = (xs) => [...xs].sort((a, b) => a - b);
   const quantile = (xs, q) => sorted(xs)[Math.floor((xs.length - 1) * q)];
   const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
-  const last = targets.at(-1);
   log(
     `${options.path}${options.data ? " (page data)" : ""}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`,
   );
-  for (const target of targets) {
-    const all = perCall[target].map((x) => x.toFixed(3)).join(" ");
-    log(`  ${target.padEnd(10)} ${median(perCall[target]).toFixed(3)} ms  (${all})`);
+  for (const { label } of subjects) {
+    const all = perCall[label].map((x) => x.toFixed(3)).join(" ");
+    log(`  ${label.padEnd(14)} ${median(perCall[label]).toFixed(3)} ms  (${all})`);
   }
   // Each round's ratio, both targets measured moments apart: a burst of load from elsewhere falls
   // on both, so the ratios spread less than the times do. Their quartiles show how far to trust it.
-  log(`ratio to ${last}, round by round: median [quartiles]`);
-  for (const target of targets.slice(0, -1)) {
-    const ratios = perCall[target].map((x, i) => x / perCall[last][i]);
+  const ratio = (label, to) => {
+    const ratios = perCall[label].map((x, i) => x / perCall[to][i]);
     const [q1, m, q3] = [0.25, 0.5, 0.75].map((q) => quantile(ratios, q).toFixed(3));
-    log(`  ${target.padEnd(10)} ${m}x [${q1} ${q3}]`);
+    log(`  ${label.padEnd(14)} ${m}x [${q1} ${q3}]`);
+  };
+  if (other) {
+    log(
+      `this tree over ${options.against} (${other.commit.slice(0, 12)}), round by round: median [quartiles]`,
+    );
+    for (const target of targets) ratio(target, `${target}@old`);
+  } else {
+    const last = targets.at(-1);
+    log(`ratio to ${last}, round by round: median [quartiles]`);
+    for (const target of targets.slice(0, -1)) ratio(target, last);
   }
-  if (inspectorPort) await profiles(inspectorPort, run);
+  if (trees[0].inspectorPort)
+    await profiles(trees[0].inspectorPort, (target, count) => run({ target, tree: trees[0] }, count));
 } finally {
-  await worker.dispose();
+  for (const worker of workers) await worker.dispose();
+  other?.remove();
   rmSync(tmp, { recursive: true, force: true });
 }
 

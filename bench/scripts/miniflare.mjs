@@ -1,13 +1,12 @@
-// One Worker on workerd through Miniflare, as it deploys: the bundle `npm run check:deploy` builds
-// (production React, minified), the bindings of its wrangler.toml, and local D1 where `wrangler dev
-// --persist-to` keeps it. No proxy Worker, no inspector, no Node process reading its log lines.
+// One Worker on workerd through Miniflare, as it deploys: a bundle built as `vite build` builds the
+// app's (trees.mjs: production React, minified), the bindings of its wrangler.toml, and local D1
+// where `--persist-to` keeps it. No proxy Worker, no inspector, no Node process reading its log lines.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
-import { buildDeployBundle } from "./bundle.mjs";
 import { BENCH_BOOKMARK_SECRET } from "./render-bookmark.mjs";
 
 /**
@@ -25,25 +24,16 @@ function useQuietWorkerd(dir) {
 }
 
 /**
- * Starts the Worker of `config` (or `script`, bundled with that config's settings) with its state
- * under `persist`. With a `port`, the Worker listens on 127.0.0.1:`port` itself (Miniflare's
+ * Starts `bundle` (a Worker built by trees.mjs) with the bindings of `config` and its state under
+ * `persist`. With a `port`, the Worker listens on 127.0.0.1:`port` itself (Miniflare's
  * unsafeDirectSockets) and runs without [assets]: on its public port Miniflare runs its entry
  * Worker and, with [assets], the local asset router (three more Workers, each a subrequest) before
  * the Worker, in the Worker's own process; the edge runs neither as the Worker's CPU. No page reads
  * the ASSETS binding, and the client's files are weighed as files (sizes.mjs). `routed` keeps
  * them in front, on `port`: one of the traps (traps.mjs). `inspectorPort` opens DevTools (profiles).
  */
-export async function startMiniflare({
-  config,
-  script,
-  persist,
-  port = 0,
-  routed = false,
-  minify = true,
-  inspectorPort,
-}) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "verge-bundle-"));
-  const [bundle] = await buildDeployBundle(dir, { config, script, minify });
+export async function startMiniflare({ config, bundle, persist, port = 0, routed = false, inspectorPort }) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "verge-workerd-"));
   const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
   const { assets: _, ...withoutAssets } = workerOptions;
   const ownSocket = port && !routed ? [{ host: "127.0.0.1", port }] : undefined;
@@ -64,13 +54,17 @@ export async function startMiniflare({
         bindings: { ...workerOptions.bindings, D1_BOOKMARK_SECRET: BENCH_BOOKMARK_SECRET },
         name: path.basename(bundle, ".js"),
         modules: true,
-        modulesRoot: dir,
+        modulesRoot: path.dirname(bundle),
         scriptPath: bundle,
         unsafeDirectSockets: ownSocket,
       },
     ],
   });
-  const url = await mf.ready;
-  const dispose = () => mf.dispose().finally(() => rmSync(dir, { recursive: true, force: true }));
+  const url = await mf.ready.finally(() => {
+    // The launcher has run (exec: workerd is the process now), so nothing is left behind if this
+    // process is killed.
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const dispose = () => mf.dispose();
   return { url, dispose };
 }

@@ -85,6 +85,20 @@ export function workerProcesses(rootPid, port) {
   return found;
 }
 
+/** The workerd processes started by `rootPid` (at any depth). */
+export function workerdChildren(rootPid) {
+  const tree = children();
+  const found = [];
+  const visit = (pid) => {
+    for (const child of tree.get(pid) ?? []) {
+      if (child.args[0]?.endsWith("/workerd")) found.push(child.pid);
+      visit(child.pid);
+    }
+  };
+  visit(rootPid);
+  return found;
+}
+
 /** CPU milliseconds of each named process, for differences over a load window. */
 export function sampleCpu(processes) {
   return Object.fromEntries(Object.entries(processes).map(([role, pid]) => [role, pid ? cpuMs(pid) : NaN]));

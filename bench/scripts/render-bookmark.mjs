@@ -1,7 +1,8 @@
 // The D1 bookmark the benchmark sends so that the app renders a page its edge cache would serve
 // (the floor renders every time): sealed as verge seals bookmarks (src/server/bookmark-seal.ts),
 // under the secret the benchmark gives every Worker it starts (miniflare.mjs).
-export const BENCH_BOOKMARK_SECRET = "verge-bench-bookmark-secret";
+// At least 32 bytes: verge refuses a shorter secret (src/server/bookmark-seal.ts).
+export const BENCH_BOOKMARK_SECRET = "verge-bench-bookmark-secret-for-the-local-runs-only";
 
 const BOOKMARK = "00000000-00000000-00000000-00000000000000000000000000000000";
 

@@ -1,9 +1,9 @@
 // Starts a Worker for the benchmark on a free loopback port, with its own local state, and stops it.
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { threadsCpuMs, workerProcesses } from "./proc.mjs";
-import { freePort, wranglerDevArgs } from "../../scripts/local-server.mjs";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 const wrangler = path.join(root, "node_modules/.bin/wrangler");
@@ -21,6 +21,26 @@ export const RUNNERS = {
   "wrangler-dev": "`wrangler dev` (its proxy Worker, inspector and Node reading the log lines)",
 };
 
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `wrangler dev` of the built Worker `config` (its output wrangler.json) on 127.0.0.1:`port`. */
+function wranglerDevArgs({ port, persistTo, config, extra = [] }) {
+  return [
+    ...["dev", "--config", config, "--ip", "127.0.0.1", "--port", String(port)],
+    ...["--persist-to", persistTo, "--show-interactive-dev-session=false", ...extra],
+  ];
+}
+
 /** Applies migrations/ to the local D1 in `state`. */
 export function applyMigrations(state) {
   const dir = path.join(root, "migrations");
@@ -31,15 +51,15 @@ export function applyMigrations(state) {
 }
 
 /**
- * Runs the Worker of `config` (its entry, or `script`) with its state in `state` (start-direct.mjs,
- * or `wrangler dev` at `logLevel` in `env`) and waits for the first 200 from `probe`, or with
- * `probe: null` only until it listens (the first request is then the caller's). Its output goes
- * to `logFile`.
+ * Runs `bundle` (trees.mjs) with the bindings of `config` and its state in `state`
+ * (start-direct.mjs), or `wrangler dev` of `config` (a built Worker's wrangler.json) at `logLevel`
+ * in `env`, and waits for the first 200 from `probe`, or with `probe: null` only until it listens
+ * (the first request is then the caller's). Its output goes to `logFile`.
  */
 export async function startServer({
   name,
   config,
-  script,
+  bundle,
   probe = "/",
   state,
   logFile,
@@ -65,10 +85,10 @@ export async function startServer({
           [
             path.join(import.meta.dirname, "start-direct.mjs"),
             config,
+            bundle,
             state,
             String(port),
             ...(runner === "routed" ? ["--routed"] : []),
-            ...(script ? [`--script=${script}`] : []),
           ],
         ];
   const started = performance.now();

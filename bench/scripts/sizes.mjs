@@ -1,11 +1,10 @@
 // Byte figures: JavaScript per page (React apart from the rest), the worker bundle, and bodies.
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { readFile, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { spawnSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { ENV, root } from "./server.mjs";
-import { buildDeployBundle } from "./bundle.mjs";
 
 export function sizes(bytes) {
   return {
@@ -43,35 +42,38 @@ async function reactAlone() {
 }
 
 /**
- * What a first load of each route fetches: the entry, its static imports, the route's chunk
- * and its imports (each file counted once, compressed on its own as it travels).
+ * What a first load of each page fetches, as its document asks: the entry and every module it
+ * preloads (the entry's imports, the page's chunk and its imports), each file counted once,
+ * compressed on its own as it travels. `appDir` holds the client build the app was built with
+ * (client-build.json, client/).
  */
-export async function javascriptPerPage(patterns) {
-  const manifest = JSON.parse(await readFile(path.join(root, "dist/manifest.json"), "utf8"));
+export async function javascriptPerPage(url, pages, appDir) {
+  const { manifest } = JSON.parse(await readFile(path.join(appDir, "client-build.json"), "utf8"));
   const react = await reactAlone();
-  const pages = {};
-  for (const pattern of patterns) {
-    const route = manifest.routes[pattern];
-    if (!route) continue;
-    const files = new Set([manifest.entry, ...manifest.entryImports, route.module, ...route.imports]);
+  const out = {};
+  for (const page of pages) {
+    const html = await (await fetch(url + page)).text();
+    const preloads = [...html.matchAll(/<link\b[^>]*>/g)]
+      .filter(([tag]) => /\brel="modulepreload"/.test(tag))
+      .map(([tag]) => /\bhref="([^"]+)"/.exec(tag)[1]);
+    const files = new Set([manifest.entry, ...preloads]);
     let total = ZERO;
-    for (const file of files)
-      total = plus(total, sizes(await readFile(path.join(root, "dist/client", file))));
-    pages[pattern] = { files: files.size, total, react, rest: minus(total, react) };
+    for (const file of files) total = plus(total, sizes(await readFile(path.join(appDir, "client", file))));
+    out[page] = { files: files.size, total, react, rest: minus(total, react) };
   }
-  return pages;
+  return out;
 }
 
-/** The worker bundle as `npm run deploy` would upload it (bundle.mjs), in a temporary folder. */
+/** The worker bundle as `npm run deploy` uploads it: dist/verge/index.js, which `vite build` makes. */
 export async function workerBundle() {
-  const outdir = await mkdtemp(path.join(os.tmpdir(), "verge-bundle-"));
-  try {
-    let total = ZERO;
-    for (const file of await buildDeployBundle(outdir)) total = plus(total, sizes(await readFile(file)));
-    return total;
-  } finally {
-    await rm(outdir, { recursive: true, force: true });
-  }
+  const vite = path.join(root, "node_modules/vite/bin/vite.js");
+  const result = spawnSync(process.execPath, [vite, "build", "--logLevel", "warn"], {
+    cwd: root,
+    env: ENV,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) throw new Error("vite build failed");
+  return sizes(await readFile(path.join(root, "dist/verge/index.js")));
 }
 
 /** Body bytes of one answer (raw, and as gzip would carry it). */

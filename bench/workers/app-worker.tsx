@@ -5,7 +5,7 @@
 // the Worker's process.
 import { createApp } from "../../src/server/create-app";
 import { reportToSentry } from "../../src/server/sentry-reporter";
-import manifest from "../../dist/manifest.json";
+import manifest from "virtual:verge/manifest";
 import { app } from "../../src/app";
 import { ITEM_ROUTES } from "./items";
 

@@ -6,7 +6,7 @@
 import { renderToReadableStream } from "react-dom/server";
 import { routes } from "../../src/app/routes";
 import Layout, { meta as productMeta } from "../../src/app/layout";
-import manifest from "../../dist/manifest.json";
+import manifest from "virtual:verge/manifest";
 import {
   ACTION_HEADER,
   ANNOUNCER_ID,
@@ -15,16 +15,13 @@ import {
 } from "../../src/shared/protocol";
 import type { RouteModule } from "../../src/shared/route-module";
 import type { RouteDefinition } from "../../src/shared/routing";
-import { modulePreloads } from "../../src/server/manifest";
+import { pageFiles } from "../../src/server/manifest";
 import { ITEM_ROUTES } from "./items";
 
 /** The app's pages and the benchmark's /items (rendered every time: the floor has no cache). */
 const byPath = new Map<string, RouteDefinition<RouteModule>>(
   [...routes, ...ITEM_ROUTES].map((route) => [route.path, route]),
 );
-/** The module chunks a first load of each route fetches besides the entry, as the app preloads them. */
-const preloads = new Map([...byPath.keys()].map((path) => [path, modulePreloads(manifest, path)]));
-
 /** The one escape an inline JSON script needs: nothing in it may close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
@@ -58,6 +55,9 @@ async function render(module: RouteModule, data: unknown, url: URL): Promise<Res
   const path = url.pathname;
   const title = titleOf(module, data);
   const head = headOf(module, data, url, title);
+  // The stylesheets and module chunks a first load of the page fetches besides the entry, as the
+  // app links and preloads them (worked out once per page module, as the app's are).
+  const { css, preloads } = pageFiles(manifest, module);
   const page = { route: path, params: {}, data, title, head, build: manifest.build, status: 200 };
   const stream = await renderToReadableStream(
     <html lang="en">
@@ -72,8 +72,10 @@ async function render(module: RouteModule, data: unknown, url: URL): Promise<Res
         <noscript>
           <style>{'div[hidden][id^="S:"]{display:block}'}</style>
         </noscript>
-        {manifest.css ? <link rel="stylesheet" href={manifest.css} precedence="default" /> : null}
-        {preloads.get(path)!.map((href) => (
+        {css.map((href) => (
+          <link key={href} rel="stylesheet" href={href} precedence="default" />
+        ))}
+        {preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}
       </head>

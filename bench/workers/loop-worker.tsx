@@ -1,11 +1,11 @@
 // The in-isolate loop of `npm run bench:loop` (bench/scripts/loop.mjs): one request runs the app's
 // or the floor's fetch `n` times on the same page and reads every body, so the runtime's process
 // CPU over it is the handler's own cost, with no HTTP, entry Worker or asset router around it.
-// Bundled with the app's wrangler.toml (its bindings, flags and bundler settings).
+// Built beside the app by bench/vite.config.ts, with the app's flags; run with its bindings.
 import * as workers from "cloudflare:workers";
 import { createApp } from "../../src/server/create-app";
 import { app } from "../../src/app";
-import manifest from "../../dist/manifest.json";
+import manifest from "virtual:verge/manifest";
 import floor from "./floor-worker";
 import { edgeCache } from "../../src/server/cache-entry";
 import { ITEM_ROUTES } from "./items";
@@ -82,10 +82,13 @@ export default {
       Object.defineProperty(caches, "default", { value: new MemoryCache() });
     const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1", ...bookmark } : bookmark;
     let bytes = 0;
+    let failed = 0;
     for (let i = 0; i < n; i++) {
       const response = await target.fetch(new Request(page, { headers }), env, ctx);
       bytes += (await response.arrayBuffer()).byteLength;
+      if (!response.ok) failed++;
     }
-    return Response.json({ bytesPerRequest: bytes / n });
+    // A target that fails is cheap: loop.mjs refuses to time it.
+    return Response.json({ bytesPerRequest: bytes / n, failed });
   },
 } satisfies ExportedHandler<Env>;
