@@ -15,8 +15,6 @@ export interface ClientChunk {
   imports: string[];
   /** Stylesheets its modules import. */
   css: string[];
-  /** Every module in it (root-relative). */
-  modules: string[];
 }
 
 const url = (fileName: string) => `/${fileName}`;

@@ -3,7 +3,6 @@
 // @cloudflare/vite-plugin: the client manifest the worker imports, server-only code kept out of
 // the browser, Sentry debug IDs and the maps folder, and the dev server's hooks into the page.
 // Build-time code: the one folder under src/ that runs in Node, never in a bundle.
-import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -36,7 +35,10 @@ export interface VergeOptions {
   entry?: string;
 }
 
-/** What the dev server's document loads: the entry as Vite serves it, the stylesheet linked. */
+/**
+ * The dev server's manifest: the entry as Vite serves it, which loads everything else (the page's
+ * stylesheets come with its modules).
+ */
 function devManifest(entry: string): ClientManifest {
   return { build: "dev", mode: "development", entry: `/${entry}`, entryImports: [], css: [], modules: {} };
 }
@@ -236,7 +238,6 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
             module: output.facadeModuleId ? rel(output.facadeModuleId) : null,
             imports: output.imports,
             css: [...(output.viteMetadata?.importedCss ?? [])],
-            modules: Object.keys(output.modules).map(rel),
           });
         }
         if (isClient(this)) {
@@ -322,6 +323,3 @@ function chunksOf(bundle: Record<string, { type: string }>, rel: (id: string) =>
     return [[chunk.fileName, modules.map(([id]) => rel(id))] as const];
   });
 }
-
-/** Sha-256 of the text, for ids. */
-export const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
