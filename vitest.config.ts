@@ -25,6 +25,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
+      // Both cores (vitest's default leaves one idle): the browser tests' servers start and the
+      // workerd tests run side by side, about a minute less for `npm test` on 2 cores.
+      maxWorkers: 2,
       projects: [
         {
           plugins: [
