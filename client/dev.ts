@@ -4,7 +4,7 @@
 // @ts-expect-error: a path `vite dev` serves (@vitejs/plugin-react's refresh runtime), not a package.
 import { register as registerComponent } from "/@react-refresh";
 import { PAGE_DATA_SCRIPT_ID } from "../src/shared/protocol";
-import { FAST_REFRESH_HOOK, type RefreshMade } from "../src/shared/fast-refresh-hook";
+import { DATA_CHANGED_EVENT, FAST_REFRESH_HOOK, type RefreshMade } from "../src/shared/fast-refresh-hook";
 import { requestPage } from "./prefetch";
 import type { Router } from "./router";
 
@@ -59,5 +59,4 @@ async function refetchData(): Promise<void> {
   else location.reload();
 }
 
-// The event's name: DATA_CHANGED in src/vite/dev-data.ts.
-import.meta.hot?.on("verge:data-changed", () => void refetchData());
+import.meta.hot?.on(DATA_CHANGED_EVENT, () => void refetchData());

@@ -4,6 +4,9 @@
 /** Where client/dev.ts puts the hook. */
 export const FAST_REFRESH_HOOK = "__vergeRefreshMade";
 
+/** The event `vite dev` sends the page when server code changed: it refetches its data. */
+export const DATA_CHANGED_EVENT = "verge:data-changed";
+
 /** Where development keeps its one form context across runs of form.tsx. */
 export const FORM_CONTEXT_KEY = "__vergeFormContext";
 

@@ -3,10 +3,8 @@
 // file whose browser code is unchanged by the save (only its loader changed) is not sent to the
 // browser at all: a refresh would do nothing, and its data would stay old.
 import type { HotUpdateOptions } from "vite";
+import { DATA_CHANGED_EVENT } from "../shared/fast-refresh-hook.ts";
 import { withoutServerExports } from "./server-exports.ts";
-
-/** The event the page listens for. */
-export const DATA_CHANGED = "verge:data-changed";
 
 /** The hotUpdate hook's `this`, as far as it is read here. */
 interface HookContext {
@@ -29,7 +27,7 @@ export function serverEdits(browserSource: Map<string, string>) {
     if (this.environment.config.consumer === "client") return [];
     // Sent once the worker has this update, so the page's request runs the new code.
     const client = options.server.environments.client;
-    setTimeout(() => client.hot.send({ type: "custom", event: DATA_CHANGED }), 50);
+    setTimeout(() => client.hot.send({ type: "custom", event: DATA_CHANGED_EVENT }), 50);
     return undefined;
   };
 }
