@@ -6,7 +6,7 @@
 // build as it is. Anything else is refused with the list.
 //   node scripts/serve.mjs dev|preview [-- arguments]
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
@@ -107,15 +107,22 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 /**
  * `vite preview` reads the built worker's configuration, and its local vars beside it in
- * `.dev.vars` (which never deploys): the given ones are added there.
+ * `.dev.vars` (which never deploys): the given ones replace any of the same name there.
  */
-async function previewVars(all) {
+async function previewVars(given) {
   const { readFile, writeFile } = await import("node:fs/promises");
   // The built worker's folder, as the Cloudflare plugin's deploy redirect names it.
   const redirect = path.join(appRoot, ".wrangler/deploy/config.json");
-  const { configPath } = JSON.parse(await readFile(redirect, "utf8"));
-  const file = path.join(path.dirname(path.resolve(path.dirname(redirect), configPath)), ".dev.vars");
-  const kept = await readFile(file, "utf8").catch(() => "");
-  const lines = Object.entries(all).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
-  await writeFile(file, [kept.trimEnd(), ...lines].filter(Boolean).join("\n") + "\n");
+  const deploy = await readFile(redirect, "utf8").catch(() => null);
+  const built = deploy && path.resolve(path.dirname(redirect), JSON.parse(deploy).configPath);
+  if (!built || !existsSync(built)) {
+    console.error("[preview] there is no build to serve: run `npm run build`, or leave out --no-build");
+    process.exit(1);
+  }
+  const file = path.join(path.dirname(built), ".dev.vars");
+  const kept = (await readFile(file, "utf8").catch(() => ""))
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !Object.hasOwn(given, line.split("=")[0].trim()));
+  const lines = Object.entries(given).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  await writeFile(file, [...kept, ...lines].join("\n") + "\n");
 }
