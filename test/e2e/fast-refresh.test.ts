@@ -249,6 +249,32 @@ describe("npm run dev with Fast Refresh", () => {
     await context.close();
   });
 
+  it("refetches the page's data in place when a *.server.ts module its loader reads is edited", async () => {
+    const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
+    await untilServedWhole("Sign the guestbook</h2>", "/guestbook");
+    await page.goto("/guestbook");
+    // Hydrated: React owns the form.
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector("form[method=post]") ?? {}).some((key) =>
+        key.startsWith("__reactProps"),
+      ),
+    );
+    await page.evaluate(() => Object.assign(window, { __document: "first" }));
+    const count = page.locator("#main .count");
+    const before = Number(/\d+/.exec((await count.textContent()) ?? "")![0]);
+    // Code the browser never loads: only the worker runs it.
+    await edit("src/app/db/guestbook.server.ts", (source) =>
+      source.replace(
+        "return { entries, total: (count!.results[0] as { total: number }).total };",
+        "return { entries, total: (count!.results[0] as { total: number }).total + 1000 };",
+      ),
+    );
+    await expect.poll(() => count.textContent(), { timeout: 30_000 }).toBe(`(${before + 1000})`);
+    expect(await sameDocument(page)).toBe("first");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   /** Breaks home.tsx's heading; returns the overlay, once it names the file and line. */
   async function breakHome(page: Page) {
     const source = await readFile(path.join(devRoot, "src/app/pages/home.tsx"), "utf8");
