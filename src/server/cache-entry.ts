@@ -72,7 +72,7 @@ export async function forgottenSince(url: URL, generation: string, since: number
 }
 
 /**
- * This location's cache (Miniflare's in `wrangler dev` and tests). The DOM lib (for client code)
+ * This location's cache (Miniflare's under the local servers and tests). The DOM lib (for client code)
  * and the workers types both declare a global CacheStorage; the DOM one, without `default`, wins.
  */
 export function edgeCache(): Cache {

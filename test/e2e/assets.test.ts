@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 
-describe("static assets through wrangler dev (Workers Static Assets)", () => {
+describe("static assets through npm run preview (Workers Static Assets)", () => {
   it("serves the hashed client files as immutable, with a JavaScript type", async () => {
     const base = inject("baseURL");
     const html = await (await fetch(base)).text();

@@ -1,4 +1,4 @@
-// The browser reporter in Chromium against wrangler dev: what it reports, and when it stops.
+// The browser reporter in Chromium against npm run preview: what it reports, and when it stops.
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   ingestControl,

@@ -1,4 +1,4 @@
-// Error fallbacks and reporting in Chromium against wrangler dev, with the fake ingest behind /monitoring.
+// Error fallbacks and reporting in Chromium against npm run preview, with the fake ingest behind /monitoring.
 import { beforeEach, describe, expect, it } from "vitest";
 import AxeBuilder from "@axe-core/playwright";
 import {

@@ -116,7 +116,7 @@ export async function gotoExplained(page: Page, url: string) {
   }
 }
 
-/** The worker's JSON log lines printed by `wrangler dev` so far. */
+/** The worker's JSON log lines printed by `npm run preview` so far. */
 export async function logLines(): Promise<Record<string, unknown>[]> {
   const text = await readFile(inject("logFile"), "utf8");
   return text

@@ -1,5 +1,6 @@
-// Refused request bodies against `wrangler dev`, over raw sockets: each refusal is answered, and
-// the next request on a new connection is answered too (nothing is left waiting on the rest).
+// Refused request bodies against the local servers (`npm run preview`, `npm run dev`), over raw
+// sockets: each refusal is answered, and the next request on a new connection is answered too
+// (nothing is left waiting on the rest).
 import { describe, expect, inject, it } from "vitest";
 import { rawRequest, type RawRequest } from "./raw-http";
 import { gzipBomb } from "./gzip-bomb";
@@ -181,8 +182,8 @@ describe("a body declared over the 1 MiB limit", () => {
   it.each(Object.entries(declaredOverLimit))(
     "is answered 413 before the rest arrives (%s), and the next request on a new connection is answered",
     async (_, { request, status, next }) => {
-      // Only the head is awaited: wrangler's dev proxy never ends an HTML answer to a request whose
-      // body is still coming (it rewrites HTML for live reload); docs/decisions.md says more.
+      // Only the head is awaited: the end of the answer waits for the rest of the body, which the
+      // local server reads behind it (docs/decisions.md, "Refused bodies").
       const answer = await rawRequest(baseURL, { ...request, timeoutMs: 3_000 });
       expect(answer.status).toBe(status);
       expect(answer.headMs).toBeLessThan(2_000);
@@ -233,8 +234,9 @@ const overLimitBodies: Record<string, (base: string) => RawRequest> = {
   }),
 };
 
-// Each local server runs the worker behind wrangler dev's own proxy, which is where a body cut
-// off mid-way used to end as a 503 "restarted mid-request", or as wrangler exiting.
+// Each local server hands the body to workerd over a connection of its own, which is where a
+// body cut off mid-way used to end as a 500 for that request and the next (under wrangler dev:
+// a 503 "restarted mid-request", or wrangler exiting).
 const localServers = {
   "npm run preview": { url: () => inject("baseURL"), pid: () => inject("serverPids").preview },
   "npm run dev": { url: () => inject("devURL"), pid: () => inject("serverPids").dev },
@@ -300,7 +302,7 @@ describe.each(Object.entries(localServers))("a body over the 1 MiB limit, under 
       }),
     );
     // The head is what the sender can wait for: the end of the answer waits for the rest of the
-    // body in wrangler dev's proxy (docs/decisions.md, "Refused bodies").
+    // body, or for the sender's pause (docs/decisions.md, "Refused bodies").
     expect(refused.status).toBe(413);
     expect([other.status, other.complete]).toEqual([200, true]);
     expect(next.status).toBe(200);

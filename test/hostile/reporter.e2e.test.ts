@@ -1,6 +1,6 @@
 // The browser reporter against errors too big to send as they are: long messages, huge and
-// hostile stacks, envelopes over the browser's 64 KiB keepalive budget. Chromium, wrangler dev
-// and the fake ingest: what arrives is what Sentry would show.
+// hostile stacks, envelopes over the browser's 64 KiB keepalive budget. Chromium, npm run
+// preview and the fake ingest: what arrives is what Sentry would show.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { ingestControl, ingestEnvelopes, openPage, useBrowser } from "../e2e/support";
