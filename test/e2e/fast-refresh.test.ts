@@ -80,6 +80,21 @@ async function expectHomeStateKept(page: Page) {
   expect(await sameDocument(page)).toBe("first");
 }
 
+/**
+ * /guestbook, once React owns its form (typed text counts from then: hydration would otherwise
+ * keep it anyway), with a mark only this document has.
+ */
+async function openHydratedGuestbook(page: Page) {
+  await untilServedWhole("Sign the guestbook</h2>", "/guestbook");
+  await page.goto("/guestbook");
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("form[method=post]") ?? {}).some((key) =>
+      key.startsWith("__reactProps"),
+    ),
+  );
+  await page.evaluate(() => Object.assign(window, { __document: "first" }));
+}
+
 /** openCountedHome on a home page given a "Note" field, with TYPED typed into it. */
 async function openHomeWithTypedNote(page: Page) {
   // The document and the client code it names both have the field, or hydration would drop it.
@@ -180,15 +195,7 @@ describe("npm run dev with Fast Refresh", () => {
     const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
     const posts: string[] = [];
     page.on("request", (request) => void (request.method() === "POST" && posts.push(request.url())));
-    await untilServedWhole("Sign the guestbook</h2>", "/guestbook");
-    await page.goto("/guestbook");
-    // Typed text counts once React owns the form: hydration would otherwise keep it anyway.
-    await page.waitForFunction(() =>
-      Object.keys(document.querySelector("form[method=post]") ?? {}).some((key) =>
-        key.startsWith("__reactProps"),
-      ),
-    );
-    await page.evaluate(() => Object.assign(window, { __document: "first" }));
+    await openHydratedGuestbook(page);
     await page.getByLabel("Name").fill("Ada, typed before the edit");
     await page.getByLabel("Message").fill("A message typed before the edit");
     // Visible text, and the schema given to formFor: the refreshed form checks with the new one.
@@ -251,15 +258,7 @@ describe("npm run dev with Fast Refresh", () => {
 
   it("refetches the page's data in place when a *.server.ts module its loader reads is edited", async () => {
     const { page, context, problems } = await openPage(browser(), { baseURL: devURL });
-    await untilServedWhole("Sign the guestbook</h2>", "/guestbook");
-    await page.goto("/guestbook");
-    // Hydrated: React owns the form.
-    await page.waitForFunction(() =>
-      Object.keys(document.querySelector("form[method=post]") ?? {}).some((key) =>
-        key.startsWith("__reactProps"),
-      ),
-    );
-    await page.evaluate(() => Object.assign(window, { __document: "first" }));
+    await openHydratedGuestbook(page);
     const count = page.locator("#main .count");
     const before = Number(/\d+/.exec((await count.textContent()) ?? "")![0]);
     // Code the browser never loads: only the worker runs it.
