@@ -33,6 +33,7 @@ export function clientManifest(chunks: ClientChunk[], entry: string): ClientMani
   const entryChunk = chunks.find((chunk) => chunk.isEntry && chunk.module === entry);
   if (!entryChunk) throw new Error(`the client build has no chunk for its entry ${entry}`);
   const entryFiles = closure(entryChunk.fileName);
+  const entryCss = styles(entryFiles);
   const modules: ClientManifest["modules"] = {};
   for (const chunk of chunks) {
     if (!chunk.isDynamicEntry || chunk.module === null) continue;
@@ -40,7 +41,7 @@ export function clientManifest(chunks: ClientChunk[], entry: string): ClientMani
     modules[chunk.module] = {
       file: url(chunk.fileName),
       imports: [...files].filter((f) => f !== chunk.fileName && !entryFiles.has(f)).map(url),
-      css: styles(files).filter((href) => !styles(entryFiles).includes(href)),
+      css: styles(files).filter((href) => !entryCss.includes(href)),
     };
   }
   // Content-hashed names: another name is other content.
@@ -50,7 +51,7 @@ export function clientManifest(chunks: ClientChunk[], entry: string): ClientMani
     mode: "production",
     entry: url(entryChunk.fileName),
     entryImports: [...entryFiles].filter((f) => f !== entryChunk.fileName).map(url),
-    css: styles(entryFiles),
+    css: entryCss,
     modules,
   };
 }
