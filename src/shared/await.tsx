@@ -89,7 +89,9 @@ function AwaitDeferred<T>({
         {...{ [DEFERRED_ATTR]: promise[KEY] }}
         nonce={nonce}
         suppressHydrationWarning
-        dangerouslySetInnerHTML={{ __html: scriptSafeJson(settled) }}
+        // Written by the server; the browser hydrates from it and never writes it (a client
+        // navigation's values come settled, without a script), so its bundle leaves the JSON out.
+        dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? scriptSafeJson(settled) : "" }}
       />
     </>
   );

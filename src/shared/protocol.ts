@@ -39,6 +39,9 @@ export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 export const PAGE_DATA_SCRIPT_ID = "__verge_page";
 /** Attribute on the inline JSON that carries a deferred (streamed) value. */
 export const DEFERRED_ATTR = "data-deferred";
+
+/** The deferred key the per-visitor loader's data streams under (a loader's own keys are its data's). */
+export const VISITOR_KEY = "$visitor";
 /** id of the visually hidden live region that announces client-side navigations. */
 export const ANNOUNCER_ID = "route-announcer";
 
@@ -46,25 +49,25 @@ export const ANNOUNCER_ID = "route-announcer";
 // own keeps them out of the browser's first-paint chunk (esbuild splits by module).
 
 /**
- * HTTP statuses the protocol uses. An enum rather than an object: esbuild inlines each member
- * where it is used, so a bundle carries the numbers it needs and not the whole table.
+ * HTTP statuses the protocol uses. An object, not an enum: Vite's bundler (Rolldown) writes an
+ * enum out whole with its reverse mapping, where this table is only the pairs themselves.
  */
-export enum STATUS {
-  ok = 200,
-  seeOther = 303,
-  badRequest = 400,
-  forbidden = 403,
-  notFound = 404,
-  methodNotAllowed = 405,
-  conflict = 409,
-  payloadTooLarge = 413,
-  unsupportedMediaType = 415,
-  unprocessable = 422,
-  tooManyRequests = 429,
-  serverError = 500,
-  badGateway = 502,
-  gatewayTimeout = 504,
-}
+export const STATUS = {
+  ok: 200,
+  seeOther: 303,
+  badRequest: 400,
+  forbidden: 403,
+  notFound: 404,
+  methodNotAllowed: 405,
+  conflict: 409,
+  payloadTooLarge: 413,
+  unsupportedMediaType: 415,
+  unprocessable: 422,
+  tooManyRequests: 429,
+  serverError: 500,
+  badGateway: 502,
+  gatewayTimeout: 504,
+} as const;
 
 export type Params = Record<string, string>;
 
@@ -104,6 +107,11 @@ export interface PageData {
   error?: ErrorPayload;
   /** Set when a plain-HTML action failed validation: field errors and typed values. */
   actionData?: ActionFailure;
+  /**
+   * The per-visitor loader's data (pages with one): a marker in the document, whose hole streams
+   * the value; settled in page-data answers, always this visitor's own.
+   */
+  visitor?: DeferredMarker;
   /** Browser error reporting (the document's embedded page data only); absent: the reporter stays off. */
   reporter?: ReporterConfig;
 }
