@@ -14,7 +14,7 @@ import { readFields } from "./action-body";
 import { settleRefusedBody } from "./refused-body";
 import { assertSameBuild, pageUrl } from "./page-data";
 import { loadPage, resolveRoute, type ResolvedRoute } from "./load-page";
-import { settleDeferred } from "./deferred";
+import { settleDeferred, settledVisitor } from "./deferred";
 import { renderDocument } from "./document";
 import { answerHeaders } from "./headers";
 import { forgetPage } from "./page-cache";
@@ -140,7 +140,8 @@ async function revalidated(
   }
   if (isRedirect(loaded)) return redirected(c, url, loaded, true);
   const data = await settleDeferred(c, loaded.page.data);
-  const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data } };
+  const own = await settledVisitor(c, loaded.visitor);
+  const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data, ...own } };
   return jsonResponse(body, STATUS.ok, answerHeaders("action"));
 }
 
@@ -155,9 +156,5 @@ async function rerender(
 ): Promise<Response> {
   const loaded = await loadPage(c, url, () => pageRequest(c, url), route);
   if (isRedirect(loaded)) return redirected(c, url, loaded, false);
-  return renderDocument(
-    c,
-    { module: loaded.module, page: { ...loaded.page, status, actionData: failure } },
-    headers,
-  );
+  return renderDocument(c, { ...loaded, page: { ...loaded.page, status, actionData: failure } }, headers);
 }

@@ -115,8 +115,17 @@ export async function servedEntry(
     status: entry.status,
     headers: { "Content-Type": entry.headers.get("Content-Type") ?? "", ...headers },
   };
-  const placeholder = entry.headers.get(PLACEHOLDER_HEADER);
-  if (placeholder === null) return new Response(entry.body, init);
+  if (!entry.headers.has(PLACEHOLDER_HEADER)) return new Response(entry.body, init);
+  const bytes = await documentBytes(entry, nonce);
+  return bytes && new Response(bytes, init);
+}
+
+/**
+ * A stored document's bytes with `nonce` written at its recorded offsets, or null if it is not
+ * the length stored or an offset does not hold its placeholder.
+ */
+export async function documentBytes(entry: Response, nonce: string): Promise<Uint8Array<ArrayBuffer> | null> {
+  const placeholder = entry.headers.get(PLACEHOLDER_HEADER)!;
   const at = entry.headers.get(NONCE_AT_HEADER)!;
   const offsets = at === "" ? [] : at.split(",").map(Number);
   // One read of the entry into the isolate, a few bytes written, and one copy into the answer.
@@ -125,7 +134,7 @@ export async function servedEntry(
   // A read that fails only costs a render, as a lookup that fails does.
   const length = Number(entry.headers.get(LENGTH_HEADER));
   const bytes = await readWhole(entry.body, length).catch(() => null);
-  return bytes && spliceAt(bytes, offsets, placeholder, nonce) ? new Response(bytes, init) : null;
+  return bytes && spliceAt(bytes, offsets, placeholder, nonce) ? bytes : null;
 }
 
 /** workerd's BYOB reader, as far as readWhole uses it. */
@@ -169,7 +178,7 @@ const FORM_KEY_FIELD = `name="${IDEMPOTENCY_FIELD}"`;
 export async function storeEntry(
   key: Request,
   kind: CachedKind,
-  answer: { body: Blob; type: string; nonce: string; keysFrom: number },
+  answer: { body: Blob; type: string; nonce: string; keysFrom: number; headers?: Record<string, string> },
   ttl: number,
 ): Promise<boolean> {
   const { body, type, nonce, keysFrom } = answer;
@@ -178,6 +187,7 @@ export async function storeEntry(
   if (FORM_KEY.test(text) || holdsKeyIssuedSince(text, keysFrom)) return false;
   if (kind === "html" && text.includes(FORM_KEY_FIELD)) return false;
   const headers: Record<string, string> = {
+    ...answer.headers,
     "Content-Type": type,
     "Cache-Control": `max-age=${Math.ceil(ttl)}`,
     [STORED_AT_HEADER]: String(Date.now()),

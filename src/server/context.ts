@@ -9,7 +9,7 @@ import type { ClientManifest } from "./manifest";
 export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
 
 /** How a page that opts into the edge cache was answered (page-cache.ts), on its log line. */
-export type CacheState = "hit" | "stale" | "miss" | "bypass";
+export type CacheState = "hit" | "stale" | "miss" | "bypass" | "shell";
 
 /** How a failure is answered: a page, page-data JSON, action JSON, or plain text. */
 export type ErrorFormat = "html" | "data" | "action" | "text";
@@ -109,7 +109,8 @@ export interface KindOfRequest {
  * The request's phases: route match, cache lookup, loader, action, render until the shell, the
  * relay's upstream call, and each deferred value (`deferred:<key>`) until it settles.
  */
-export type Phase = "match" | "cache" | "loader" | "action" | "shell" | "relay" | `deferred:${string}`;
+export type Phase =
+  "match" | "cache" | "loader" | "visitor" | "action" | "shell" | "resume" | "relay" | `deferred:${string}`;
 
 /** The slice of the runtime's Workers tracing timings.ts uses (`tracing` of cloudflare:workers). */
 export type Tracing = Pick<globalThis.Tracing, "enterSpan">;

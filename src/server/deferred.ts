@@ -1,6 +1,6 @@
 // Deferred loader values: a top-level promise in a loader's data streams into the HTML later, or
 // is awaited for page data. Each settles by a deadline, so every response ends.
-import type { DeferredMarker } from "../shared/protocol";
+import { VISITOR_KEY, type DeferredMarker } from "../shared/protocol";
 import { tagDeferred, type Settled } from "../shared/await";
 import type { AppContext } from "./context";
 import { timedUntil } from "./timings";
@@ -61,7 +61,8 @@ export function splitDeferred(c: AppContext, data: unknown): Deferred {
         (error: unknown) => ({ error: { digest: capture(error) } }),
       );
       pending.push(settled);
-      timedUntil(c, `deferred:${key}`, settled);
+      // The per-visitor loader has its own phase ("visitor").
+      if (key !== VISITOR_KEY) timedUntil(c, `deferred:${key}`, settled);
       live[key] = tagDeferred(key, settled);
       json[key] = { $deferred: key } satisfies DeferredMarker;
     } else {
@@ -81,4 +82,14 @@ export async function settleDeferred(c: AppContext, data: unknown): Promise<unkn
     settled[key] = isThenable(value) ? { $deferred: key, settled: await value } : value;
   }
   return settled;
+}
+
+/** Page data's `visitor`: the per-visitor loader's settled data (its error's digest if it threw). */
+export async function settledVisitor(
+  c: AppContext,
+  visitor: Promise<unknown> | undefined,
+): Promise<{ visitor?: DeferredMarker }> {
+  if (!visitor) return {};
+  const settled = (await settleDeferred(c, { [VISITOR_KEY]: visitor })) as Record<string, DeferredMarker>;
+  return { visitor: settled[VISITOR_KEY]! };
 }

@@ -5,7 +5,9 @@ import { MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
 import { isRedirect, redirectLocation } from "../shared/route-module";
 import type { AppContext, AppEnv, RequestKind } from "./context";
 import { errorResponse, HttpError } from "./errors";
-import { loadPage } from "./load-page";
+import { loadPage, resolveRoute } from "./load-page";
+import { shellAnswer } from "./shell";
+import { policyOf } from "./cache-policy";
 import { pageDataResponse, pageUrl } from "./page-data";
 import { renderDocument } from "./document";
 import { cachedAnswer } from "./page-cache";
@@ -21,7 +23,11 @@ const ALLOW = "GET, HEAD, POST";
 
 async function documentResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
-  return cachedAnswer(c, "html", url, async (route) => {
+  const route = await resolveRoute(c, url);
+  // A cached page with holes: its shell is stored, the holes resumed per request. Without `cache`
+  // there is nothing to store, and the page renders whole, its visitor data streamed as deferred.
+  if (route?.module.visitorLoader && policyOf(route.module)) return shellAnswer(c, url, route);
+  return cachedAnswer(c, "html", url, route, async (route) => {
     const loaded = await loadPage(c, url, c.req.raw, route);
     if (isRedirect(loaded)) return redirectResponse(redirectLocation(loaded, url), STATUS.seeOther);
     return renderDocument(c, loaded);

@@ -4,6 +4,7 @@ import { preinit, preloadModule } from "react-dom";
 import { Root } from "../shared/root";
 import { NonceContext } from "../shared/nonce";
 import { scriptSafeJson } from "../shared/serialize";
+import { VISITOR_KEY, type DeferredMarker, type PageData } from "../shared/protocol";
 import type { AppContext } from "./context";
 import { pageFiles, type ClientManifest } from "./manifest";
 import type { LoadedPage } from "./load-page";
@@ -42,7 +43,7 @@ function Resources({
  * same deadline and their own error view: the abort waits until they have settled and React has
  * rendered them (it renders a settled value on a timer of its own, queued before this one).
  */
-function renderDeadline(
+export function renderDeadline(
   c: AppContext,
   deferred: Promise<unknown>,
 ): { signal: AbortSignal; done: () => void } {
@@ -62,6 +63,49 @@ function renderDeadline(
   };
 }
 
+/** The document of `page` as React renders it, with the data as rendered (`live`) and as embedded (`json`). */
+export function documentTree(
+  c: AppContext,
+  module: LoadedPage["module"],
+  page: PageData,
+  nonce: string,
+  pageJson: string,
+) {
+  const app = c.get("app");
+  return (
+    <NonceContext value={nonce}>
+      <Root
+        app={app}
+        page={page}
+        module={module}
+        pageJson={pageJson}
+        resources={<Resources manifest={app.manifest} module={module} nonce={nonce} />}
+      />
+    </NonceContext>
+  );
+}
+
+/**
+ * The page's deferred values, its loader's and its per-visitor loader's: what it renders with,
+ * what it embeds, and when they have all settled.
+ */
+export function pageDeferred(c: AppContext, loaded: LoadedPage) {
+  const { page, visitor } = loaded;
+  const data = splitDeferred(c, page.data);
+  const hole = visitor ? splitDeferred(c, { [VISITOR_KEY]: visitor }) : null;
+  const live: PageData = { ...page, data: data.live };
+  const json: PageData = { ...page, data: data.json };
+  if (hole) {
+    live.visitor = (hole.live as Record<string, DeferredMarker>)[VISITOR_KEY];
+    json.visitor = (hole.json as Record<string, DeferredMarker>)[VISITOR_KEY];
+  }
+  return { live, json, settled: Promise.all([data.settled, hole?.settled]) };
+}
+
+/** The embedded page data's text: the page as the browser hydrates it, and the reporter's settings. */
+export const embeddedJson = (c: AppContext, json: PageData) =>
+  scriptSafeJson({ ...json, reporter: reporterConfig(c.env) });
+
 export async function renderDocument(
   c: AppContext,
   loaded: LoadedPage,
@@ -72,18 +116,8 @@ export async function renderDocument(
   const app = c.get("app");
   const capture = c.get("capture");
   const { page, module } = loaded;
-  const { live, json, settled } = splitDeferred(c, page.data);
-  const tree = (
-    <NonceContext value={nonce}>
-      <Root
-        app={app}
-        page={{ ...page, data: live }}
-        module={module}
-        pageJson={scriptSafeJson({ ...page, data: json, reporter: reporterConfig(c.env) })}
-        resources={<Resources manifest={app.manifest} module={module} nonce={nonce} />}
-      />
-    </NonceContext>
-  );
+  const { live, json, settled } = pageDeferred(c, loaded);
+  const tree = documentTree(c, module, live, nonce, embeddedJson(c, json));
   const deadline = renderDeadline(c, settled);
   let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
   try {

@@ -18,6 +18,8 @@ import { timed } from "./timings";
 export interface LoadedPage {
   page: PageData;
   module: RouteModule | null;
+  /** The per-visitor loader's data, pending (visitor.ts); pages without one: undefined. */
+  visitor?: Promise<unknown>;
 }
 
 export const NOT_FOUND_TITLE = "Page not found";
@@ -49,6 +51,8 @@ export async function loadPage(
   url: URL,
   request: Request | (() => Request),
   route: ResolvedRoute | null,
+  /** The page's per-visitor loader, started (by default here, with `request` as sent). */
+  visitor = startVisitor(c, url, request, route),
 ): Promise<LoadedPage | Redirect> {
   const { manifest } = c.get("app");
   if (!route) {
@@ -64,6 +68,8 @@ export async function loadPage(
     return { page, module: null };
   }
   const { match, module } = route;
+  // Its failure is the hole's to show, even if the shared loader fails first.
+  visitor?.catch(() => {});
   const policy = policyOf(module);
   if (policy) {
     // A cached page is the same for every visitor: it cannot read who they are, or what else
@@ -94,7 +100,7 @@ export async function loadPage(
     build: manifest.build,
     status: STATUS.ok,
   };
-  return { page, module };
+  return { page, module, visitor };
 }
 
 function loaderArgs(c: AppContext, url: URL, params: Params, request: Request | (() => Request)): LoaderArgs {
@@ -108,4 +114,28 @@ function loaderArgs(c: AppContext, url: URL, params: Params, request: Request | 
     env: pageEnv(c),
     ctx: c.executionCtx,
   };
+}
+
+/**
+ * Starts the page's per-visitor loader, if it has one: it sees `request` whole, cookies and
+ * headers included, whether or not the page is cached. Its data goes through JSON as a loader's
+ * does; a redirect is not its to give (the page's shell may already be on its way).
+ */
+export function startVisitor(
+  c: AppContext,
+  url: URL,
+  request: Request | (() => Request),
+  route: ResolvedRoute | null,
+): Promise<unknown> | undefined {
+  const load = route?.module.visitorLoader;
+  if (!load) return undefined;
+  return timed(c, "visitor", async () => {
+    const data = await load(loaderArgs(c, url, route.match.params, request));
+    if (isRedirect(data)) {
+      throw new TypeError(
+        `visitorLoader of "${route.match.route.path}" returned a redirect: only loader may`,
+      );
+    }
+    return pageView(data);
+  });
 }

@@ -9,7 +9,7 @@ import { cachedUrl, policyOf, type Policy } from "./cache-policy";
 import type { AppContext, CacheState } from "./context";
 import { waitUntil } from "./capture";
 import { visitorBookmark } from "./d1-session";
-import { resolveRoute, type ResolvedRoute } from "./load-page";
+import type { ResolvedRoute } from "./load-page";
 import { answerHeaders, generateNonce, renderNonce, requestNonce } from "./headers";
 import { streamSplicer } from "./nonce-splice";
 import { logField, logWhenSettled } from "./logger";
@@ -29,10 +29,10 @@ import {
   type CachedKind,
 } from "./cache-entry";
 
-const generation = (c: AppContext) => cacheGeneration(c.get("app").manifest.build, c.env);
+export const generation = (c: AppContext) => cacheGeneration(c.get("app").manifest.build, c.env);
 
 /** A visitor who has just written (a D1 bookmark) reads past the cache, so they see their write. */
-const bookmarked = (c: AppContext) => visitorBookmark(c) !== undefined;
+export const bookmarked = (c: AppContext) => visitorBookmark(c) !== undefined;
 
 /** Answers made for one visitor whatever their status: a loader's redirect as page data (200 JSON). */
 const notForTheCache = new WeakSet<Response>();
@@ -43,9 +43,19 @@ export function uncacheable(response: Response): Response {
   return response;
 }
 
-const storable = (response: Response) => response.status === STATUS.ok && !notForTheCache.has(response);
+/** Headers an answer's entry keeps besides the usual (a shell's parts: shell.ts). */
+const entryHeaders = new WeakMap<Response, Record<string, string>>();
 
-const note = (c: AppContext, state: CacheState) => logField(c, "cache", state);
+/** Marks `response` to be stored with `headers` too, and returns it. */
+export function withEntryHeaders(response: Response, headers: Record<string, string>): Response {
+  entryHeaders.set(response, headers);
+  return response;
+}
+
+export const storable = (response: Response) =>
+  response.status === STATUS.ok && !notForTheCache.has(response);
+
+export const note = (c: AppContext, state: CacheState) => logField(c, "cache", state);
 
 /**
  * The answer of `kind` for the page at `url`. Pages without a cache policy: what `produce` makes.
@@ -56,9 +66,9 @@ export async function cachedAnswer(
   c: AppContext,
   kind: CachedKind,
   url: URL,
+  route: ResolvedRoute | null,
   produce: (route: ResolvedRoute | null) => Promise<Response>,
 ): Promise<Response> {
-  const route = await resolveRoute(c, url);
   const module = route?.module ?? null;
   const policy = policyOf(module);
   const render = () => produce(route);
@@ -101,7 +111,7 @@ export async function cachedAnswer(
 }
 
 /** One page's entry of one kind: where it is kept and for how long. */
-interface CachedPage {
+export interface CachedPage {
   url: URL;
   kind: CachedKind;
   policy: Policy;
@@ -109,11 +119,11 @@ interface CachedPage {
 }
 
 /** How long a page's entries live: through their stale window (the stored time tells which part). */
-const lifetime = ({ maxAge, staleWhileRevalidate }: Policy) => maxAge + staleWhileRevalidate;
+export const lifetime = ({ maxAge, staleWhileRevalidate }: Policy) => maxAge + staleWhileRevalidate;
 
 /** When a render began: the time (ms), and the form keys issued before it (keyMark). */
-type Started = ReturnType<typeof renderStart>;
-const renderStart = () => ({ at: Date.now(), keys: keyMark() });
+export type Started = ReturnType<typeof renderStart>;
+export const renderStart = () => ({ at: Date.now(), keys: keyMark() });
 
 /**
  * Stores a whole answer, rendered from `started` on, unless its request captured an error (a
@@ -122,10 +132,17 @@ const renderStart = () => ({ at: Date.now(), keys: keyMark() });
  * then checked, then dropped, so that either this check sees the action's mark or the action's
  * delete comes after this store.
  */
-async function store(c: AppContext, page: CachedPage, response: Response, body: Blob, started: Started) {
+export async function store(
+  c: AppContext,
+  page: CachedPage,
+  response: Response,
+  body: Blob,
+  started: Started,
+) {
   if (c.get("log").errors.length > 0 || c.req.raw.signal.aborted) return;
   const type = response.headers.get("Content-Type") ?? "";
-  const answer = { body, type, nonce: renderNonce(c), keysFrom: started.keys };
+  const headers = entryHeaders.get(response);
+  const answer = { body, type, nonce: renderNonce(c), keysFrom: started.keys, headers };
   if (!(await storeEntry(page.key, page.kind, answer, lifetime(page.policy)))) return;
   if (await forgottenSince(page.url, generation(c), started.at)) {
     await edgeCache()
@@ -137,7 +154,7 @@ async function store(c: AppContext, page: CachedPage, response: Response, body: 
 /** Keys this isolate is refreshing: one stale hit refreshes an entry; the others are served stale. */
 const refreshing = new Set<string>();
 
-function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Response>): void {
+export function refreshLater(c: AppContext, page: CachedPage, produce: () => Promise<Response>): void {
   const { url } = page.key;
   if (refreshing.has(url)) return;
   refreshing.add(url);

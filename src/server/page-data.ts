@@ -1,9 +1,15 @@
 // Page-data answers: the page's own URL with X-Page-Data, answered with the JSON the client renders from.
-import { BUILD_HEADER, PAGE_DATA_PARAM, STATUS, type RedirectPayload } from "../shared/protocol";
+import {
+  BUILD_HEADER,
+  PAGE_DATA_PARAM,
+  STATUS,
+  type PageData,
+  type RedirectPayload,
+} from "../shared/protocol";
 import { isRedirect, redirectLocation } from "../shared/route-module";
 import type { AppContext } from "./context";
-import { loadPage, type ResolvedRoute } from "./load-page";
-import { settleDeferred } from "./deferred";
+import { loadPage, resolveRoute, startVisitor, type ResolvedRoute } from "./load-page";
+import { settleDeferred, settledVisitor } from "./deferred";
 import { HttpError } from "./errors";
 import { answerHeaders } from "./headers";
 import { jsonResponse } from "./respond";
@@ -30,12 +36,28 @@ export function assertSameBuild(c: AppContext): void {
 export async function pageDataResponse(c: AppContext): Promise<Response> {
   assertSameBuild(c);
   const url = pageUrl(c.req.raw);
-  return cachedAnswer(c, "data", url, (route) => loadPageData(c, url, route));
+  const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
+  const route = await resolveRoute(c, url);
+  // A page's per-visitor part is never cached: its loader runs beside the shared one's lookup.
+  const visitor = startVisitor(c, url, request, route);
+  visitor?.catch(() => {});
+  const shared = await cachedAnswer(c, "data", url, route, (route) =>
+    loadPageData(c, url, request, route, visitor),
+  );
+  if (!visitor || shared.status !== STATUS.ok) return shared;
+  const page = (await shared.json()) as PageData | RedirectPayload;
+  const own = "redirect" in page ? {} : await settledVisitor(c, visitor);
+  return new Response(JSON.stringify({ ...page, ...own }), shared);
 }
 
-async function loadPageData(c: AppContext, url: URL, route: ResolvedRoute | null): Promise<Response> {
-  const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
-  const loaded = await loadPage(c, url, request, route);
+async function loadPageData(
+  c: AppContext,
+  url: URL,
+  request: Request | (() => Request),
+  route: ResolvedRoute | null,
+  visitor: Promise<unknown> | undefined,
+): Promise<Response> {
+  const loaded = await loadPage(c, url, request, route, visitor);
   if (isRedirect(loaded)) {
     const redirect = redirectLocation(loaded, url);
     // A 200 like a page's data, but a redirect: not stored, as a document's 303 is not.

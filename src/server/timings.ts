@@ -98,7 +98,7 @@ export function timingsField(timings: Timings): Record<string, [number, number]>
 }
 
 /** What Server-Timing carries: what is known before the first byte. Not the total, nor deferred values. */
-const HEADER_PHASES: readonly Phase[] = ["match", "cache", "action", "loader", "shell"];
+const HEADER_PHASES: readonly Phase[] = ["match", "cache", "action", "loader", "shell", "resume"];
 const TIMED_KINDS: ReadonlySet<RequestKind> = new Set(["html", "data", "action"]);
 const SERVER_TIMING_HEADER = "Server-Timing";
 

@@ -1,7 +1,7 @@
 // The pieces inside a <Form>: labelled fields that show their errors accessibly, and the submit button.
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 import { useFormState } from "./form";
-import { SECRET_FIELD } from "./protocol";
+import { IDEMPOTENCY_FIELD, SECRET_FIELD } from "./protocol";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id" | "defaultValue" | "value">;
 type TextareaProps = Omit<
@@ -64,4 +64,14 @@ export function SubmitButton({ children, pendingText }: { children: ReactNode; p
       {pending ? pendingText : children}
     </button>
   );
+}
+
+/**
+ * The form's idempotency key where it cannot be rendered with the form: in a hole of a shared
+ * shell, from the per-visitor loader. Tied to its form by id, so it is sent with it wherever it
+ * lands (without JavaScript, a hole's content arrives at the end of the document).
+ */
+export function IdempotencyKey({ value }: { value: string }) {
+  const { id } = useFormState();
+  return <input type="hidden" form={id} name={IDEMPOTENCY_FIELD} value={value} />;
 }

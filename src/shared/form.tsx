@@ -136,6 +136,7 @@ export function Form<F extends string = string>(props: FormProps<F>) {
     <FormContext value={state}>
       <form
         key={idempotencyKey}
+        id={state.id}
         ref={formRef}
         method="post"
         action={action}

@@ -20,6 +20,7 @@ export {
   type PageEnv,
   type PageMeta,
   type PageProps,
+  type VisitorData,
   type Redirect,
   type RouteTable,
   type PageRoute,
@@ -27,7 +28,7 @@ export {
 } from "./route-module";
 export { Form, useFormState, type FormProps, type FormState } from "./form";
 export { newIdempotencyKey } from "./form-keys";
-export { Field, SubmitButton, type FieldProps } from "./form-fields";
+export { Field, IdempotencyKey, SubmitButton, type FieldProps } from "./form-fields";
 export { formFor, type TypedForm } from "./typed-form";
 export {
   action,

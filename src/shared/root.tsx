@@ -85,5 +85,5 @@ function RouteView({ page, module, NotFound }: RouteViewProps) {
   if (page.error) return <RouteErrorView digest={page.error.digest} />;
   if (module === null || page.route === null) return <NotFound />;
   const Page = module.default;
-  return <Page data={page.data} params={page.params} actionData={page.actionData} />;
+  return <Page data={page.data} params={page.params} actionData={page.actionData} visitor={page.visitor} />;
 }

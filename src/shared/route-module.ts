@@ -5,7 +5,7 @@ import { SECRET_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./pr
 import { secretNames } from "./secret-fields";
 import { route, type RouteDefinition } from "./routing";
 import type { Params } from "./href";
-import type { Data } from "./page-data-types";
+import type { Data, LoaderData, Serialized } from "./page-data-types";
 import type { FieldNames } from "./schema-action";
 
 /** What page code may do with D1: a session's queries (no exec, no session of its own). */
@@ -60,14 +60,21 @@ export type Actions = Record<string, { run(args: ActionArgs): unknown }["run"]>;
  * A page component's props: `PageProps<typeof loader, "/users/:id", typeof actions>`. `data` is
  * the loader's result as the page receives it (Data), `params` the pattern's, and `actionData`
  * the field errors and typed values after a form sent without JavaScript failed, keyed by the
- * actions' schema fields.
+ * actions' schema fields. A page with a per-visitor loader names it fourth
+ * (`PageProps<typeof loader, P, typeof actions, typeof visitorLoader>`): its `visitor` prop is a
+ * Promise, read with `<Await>` inside `<Suspense>` only (a hole of the page's stored shell).
  */
-export interface PageProps<L = unknown, P extends string = string, A = unknown> {
+export type PageProps<L = unknown, P extends string = string, A = unknown, V = never> = {
   data: Data<L>;
   params: Params<P>;
   /** Field errors and typed values after a failed form submission. */
   actionData?: ActionFailure<FieldNames<A>>;
-}
+} & VisitorProp<V>;
+
+/** The per-visitor loader's data as the page receives it: a Promise of its JSON, never the value. */
+export type VisitorData<V> = Promise<Serialized<LoaderData<V>>>;
+
+type VisitorProp<V> = [V] extends [never] ? { visitor?: undefined } : { visitor: VisitorData<V> };
 
 /** What a page says about itself in <head> besides its title (rendered by src/server/head.ts). */
 export interface PageMeta {
@@ -94,6 +101,12 @@ export interface RouteModule {
   meta?: PageMeta | ((data: any) => PageMeta); // any: as above
   /** Server only: stripped from the client bundle by the build. */
   loader?: Loader;
+  /**
+   * Server only: the per-visitor loader. It runs on every request with the request as sent
+   * (cookies, headers), also when the page's shell comes from the edge cache, and the page gets
+   * its data as the `visitor` prop, a Promise read inside `<Suspense>` (server/shell.ts).
+   */
+  visitorLoader?: Loader;
   /** Server only: named mutations (see src/actions.ts). */
   actions?: Actions;
   /**
@@ -312,17 +325,21 @@ export function metaOf(module: Pick<RouteModule, "meta">, view: unknown): PageMe
 
 type ModuleData<M> = M extends { loader: infer L } ? Data<L> : null;
 type ModuleActions<M> = M extends { actions: infer A } ? A : unknown;
+type ModuleVisitor<M> = M extends { visitorLoader: infer V } ? VisitorProp<V> : VisitorProp<never>;
 
 /** What a page module must be to serve pattern `P`: each export checked against the others. */
 export interface PageModule<P extends string, M> {
-  default: ComponentType<{
-    data: ModuleData<M>;
-    params: Params<P>;
-    actionData?: ActionFailure<FieldNames<ModuleActions<M>>>;
-  }>;
+  default: ComponentType<
+    {
+      data: ModuleData<M>;
+      params: Params<P>;
+      actionData?: ActionFailure<FieldNames<ModuleActions<M>>>;
+    } & ModuleVisitor<M>
+  >;
   title: string | ((data: ModuleData<M>) => string);
   meta?: PageMeta | ((data: ModuleData<M>) => PageMeta);
   loader?: (args: LoaderArgs<P>) => unknown;
+  visitorLoader?: (args: LoaderArgs<P>) => unknown;
   actions?: Record<string, { run(args: ActionArgs<P>): unknown }["run"]>;
   cacheControl?: RouteModule["cacheControl"];
   cache?: CachePolicy;

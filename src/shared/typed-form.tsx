@@ -1,7 +1,7 @@
 // A page's form typed by one of its actions: field names, errors and result from the action's schema.
 import type { ReactNode } from "react";
 import { Form, useFormState, type FormProps, type FormState } from "./form";
-import { Field, SubmitButton, type FieldProps } from "./form-fields";
+import { Field, IdempotencyKey, SubmitButton, type FieldProps } from "./form-fields";
 import type { ActionResult, FieldNames, FormSchema } from "./schema-action";
 import { madeForRefresh } from "./fast-refresh-hook";
 
@@ -11,6 +11,8 @@ export interface TypedForm<F extends string, R> {
   /** `<Field>` whose `name` must be one of the schema's fields. */
   Field: (props: FieldProps<F>) => ReactNode;
   SubmitButton: typeof SubmitButton;
+  /** The form's idempotency key from a hole (`<Await resolve={visitor}>` inside the form). */
+  IdempotencyKey: typeof IdempotencyKey;
   /** The form's state: errors by the schema's fields, the action's result after a success. */
   useFormState: () => FormState<F, R>;
 }
@@ -31,7 +33,7 @@ export function formFor<A>() {
     // A new component each time the page's module runs: after an edit, Fast Refresh must know it
     // is the same form, or React remounts it and what was typed is lost. Production drops this.
     if (process.env.NODE_ENV !== "production") madeForRefresh(NamedForm, `formFor(${actionName})`);
-    return { Form: NamedForm, Field, SubmitButton, useFormState } as TypedForm<
+    return { Form: NamedForm, Field, SubmitButton, IdempotencyKey, useFormState } as TypedForm<
       FieldNames<A[K]>,
       ActionResult<A[K]>
     >;

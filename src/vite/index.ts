@@ -164,8 +164,9 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     resolveId(id) {
       if (id === MANIFEST_MODULE) return RESOLVED_MANIFEST;
       // The worker renders with the edge build's renderToReadableStream; `react-dom/server` for
-      // workerd would bring React's legacy string renderer too (~40 KB gzip nothing calls).
-      if (id === "react-dom/server" && !isClient(this) && config.command === "build") {
+      // workerd would bring React's legacy string renderer too (~40 KB gzip nothing calls). The
+      // same file holds `prerender` (react-dom/static), for pages with holes (server/shell.tsx).
+      if (/^react-dom\/(server|static)$/.test(id) && !isClient(this) && config.command === "build") {
         return edgeRenderer(config.root, config.isProduction);
       }
       return undefined;

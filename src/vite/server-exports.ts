@@ -1,10 +1,10 @@
-// What a module loses on its way to the browser: its `loader` and `actions` exports, which only the
-// worker runs. Removed from the source before any other transform, so whatever only they used
+// What a module loses on its way to the browser: its `loader`, `visitorLoader` and `actions`
+// exports, which only the worker runs. Removed from the source before any other transform, so whatever only they used
 // (a `*.server.ts` import, a `action(schema, run)` call at the module's top) goes with them.
 import ts from "typescript";
 
 /** Exports only the worker has. */
-const SERVER_EXPORTS = new Set(["loader", "actions"]);
+const SERVER_EXPORTS = new Set(["loader", "visitorLoader", "actions"]);
 
 const isExported = (statement: ts.Statement) =>
   ts.canHaveModifiers(statement) &&
@@ -20,7 +20,7 @@ function clientStatement(statement: ts.Statement): string | null {
     if (names.every((name) => SERVER_EXPORTS.has(name))) return "";
     if (names.some((name) => SERVER_EXPORTS.has(name))) {
       throw new Error(
-        `declare \`${names.join(", ")}\` in separate statements: loader and actions are server-only`,
+        `declare \`${names.join(", ")}\` in separate statements: loader, visitorLoader and actions are server-only`,
       );
     }
     return null;
@@ -41,12 +41,12 @@ function clientStatement(statement: ts.Statement): string | null {
 }
 
 /**
- * `code` without its `loader` and `actions` exports, every other line where it was (so the source
+ * `code` without its `loader`, `visitorLoader` and `actions` exports, every other line where it was (so the source
  * map still holds), or null when it has none. TypeScript's unused-import elision then drops what
  * only they imported.
  */
 export function withoutServerExports(file: string, code: string): string | null {
-  if (!/\b(loader|actions)\b/.test(code)) return null;
+  if (!/\b(loader|visitorLoader|actions)\b/.test(code)) return null;
   const kind = /x$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, kind);
   let out = "";

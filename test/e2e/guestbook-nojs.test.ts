@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { useBrowser, openPage } from "./support";
 
 const browser = useBrowser();
@@ -28,6 +28,42 @@ describe("guestbook without JavaScript", () => {
     // The form is fresh again: nothing typed is left over.
     expect(await page.getByLabel("Name").inputValue()).toBe("");
     await context.close();
+  });
+
+  it("posts the form key its hole brought, each visitor their own: the same post twice signs once", async () => {
+    const keys: string[] = [];
+    const posted: string[] = [];
+    for (const visitor of ["first", "second"]) {
+      const { page, context } = await openPage(browser(), { javaScriptEnabled: false });
+      page.on("request", (r) => void (r.method() === "POST" && posted.push(r.postData() ?? "")));
+      await page.goto("/guestbook");
+      // The page's shell is shared; the key arrives in its hole, bound to the form by its id.
+      const key = page.locator('input[type="hidden"][name="_key"]');
+      expect(await key.count()).toBe(1);
+      expect(await key.getAttribute("form")).toBe(await page.locator("form").getAttribute("id"));
+      keys.push((await key.getAttribute("value"))!);
+      if (visitor === "first") {
+        await page.getByLabel("Name").fill(unique("twice"));
+        await page.getByLabel("Message").fill("Sent twice, signed once");
+        await Promise.all([
+          page.waitForURL("**/guestbook"),
+          page.getByRole("button", { name: "Sign the guestbook" }).click(),
+        ]);
+        // The same post again, as a browser's resubmission would send it.
+        const again = await context.request.post("/guestbook", {
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: inject("baseURL") },
+          data: posted[0]!,
+          maxRedirects: 0,
+        });
+        expect(again.status()).toBe(303);
+        const name = new URLSearchParams(posted[0]!).get("name")!;
+        await page.goto("/guestbook");
+        await expect.poll(() => page.getByTestId("entry").filter({ hasText: name }).count()).toBe(1);
+      }
+      await context.close();
+    }
+    expect(new URLSearchParams(posted[0]!).get("_key")).toBe(keys[0]);
+    expect(keys[0]).not.toBe(keys[1]);
   });
 
   it("shows errors next to the fields and keeps the typed values, with status 422", async () => {

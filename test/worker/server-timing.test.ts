@@ -79,9 +79,10 @@ const freshDeploy = (vars: Partial<Env> = ON): Partial<Env> => ({
 
 describe("Server-Timing", () => {
   it("on an HTML page: the route match, the loader, D1's time and query count, and the shell", async () => {
-    const { response } = await send("/guestbook");
+    // The guestbook's first request in a deploy: its shell is prerendered, then resumed.
+    const { response } = await send("/guestbook", {}, freshDeploy());
     expect(response.status).toBe(200);
-    expect(names(response)).toEqual(["match", "loader", "d1", "shell"]);
+    expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell", "resume"]);
     const d1 = metrics(response).find((metric) => metric.name === "d1")!;
     // The guestbook page reads its entries and their count in one batch of two statements.
     expect(d1.desc).toBe("2 queries");
@@ -89,9 +90,18 @@ describe("Server-Timing", () => {
   });
 
   it("on page data: the same phases before the answer, and no shell", async () => {
-    const { response } = await send("/guestbook?_data=1", { headers: pageData });
+    const { response } = await send("/guestbook?_data=1", { headers: pageData }, freshDeploy());
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
-    expect(names(response)).toEqual(["match", "loader", "d1"]);
+    expect(names(response)).toEqual(["match", "cache", "loader", "d1"]);
+  });
+
+  it("on a stored shell: the lookup, said to be a shell, and the resume; no loader, no render", async () => {
+    const deploy = freshDeploy();
+    await send("/guestbook", {}, deploy);
+    const { response, body } = await send("/guestbook", {}, deploy);
+    expect(names(response)).toEqual(["match", "cache", "resume"]);
+    expect(metrics(response)[1]).toMatchObject({ name: "cache", desc: "shell" });
+    expect(body).toContain("<h1>Guestbook</h1>");
   });
 
   it("on a cached page: the cache state, a miss with its render, then a hit with its own header", async () => {
@@ -138,10 +148,15 @@ describe("Server-Timing", () => {
   });
 
   it("is on under npm run dev (its manifest) and npm run preview (LOCAL_SERVER) without SERVER_TIMING", async () => {
+    // The guestbook's shell: past the cache under vite dev ("bypass"), a miss in a fresh deploy.
     const dev = await send("/guestbook", {}, PRODUCTION, devApp);
-    const preview = await send("/guestbook", {}, { ...PRODUCTION, LOCAL_SERVER: "1" } as Partial<Env>);
+    const preview = await send(
+      "/guestbook",
+      {},
+      freshDeploy({ ...PRODUCTION, LOCAL_SERVER: "1" } as Partial<Env>),
+    );
     for (const { response } of [dev, preview])
-      expect(names(response)).toEqual(["match", "loader", "d1", "shell"]);
+      expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell", "resume"]);
   });
 
   it("is never stored in the edge cache: the entries of a page hold none", async () => {

@@ -1,0 +1,313 @@
+// Pages with a per-visitor loader (`visitorLoader`): what every visitor shares, the shell, is
+// rendered once with React's prerender, the holes that read `visitor` left pending, and kept in
+// the edge cache with React's postponed state. Each request sends the stored shell at once under
+// its own nonce, and resumes the holes with the visitor's data in the same response.
+import { prerender } from "react-dom/static";
+import { resume } from "react-dom/server";
+import type { PostponedState } from "react-dom/static";
+import { VISITOR_KEY, STATUS, type DeferredMarker, type PageData } from "../shared/protocol";
+import { isRedirect, redirectLocation, type RouteModule } from "../shared/route-module";
+import { tagDeferred } from "../shared/await";
+import type { AppContext } from "./context";
+import { loadPage, startVisitor, type LoadedPage, type ResolvedRoute } from "./load-page";
+import { cachedUrl, policyOf } from "./cache-policy";
+import { cacheKey, documentBytes, findEntry, PLACEHOLDER_HEADER } from "./cache-entry";
+import { nonceAttributeOffsets, spliceAt } from "./nonce-splice";
+import {
+  bookmarked,
+  generation,
+  lifetime,
+  note,
+  refreshLater,
+  renderStart,
+  store,
+  withEntryHeaders,
+  type CachedPage,
+  type Started,
+  uncacheable,
+} from "./page-cache";
+import { documentTree, embeddedJson, pageDeferred, renderDeadline } from "./document";
+import { answerHeaders, generateNonce, renderNonce, requestNonce } from "./headers";
+import { htmlResponse, redirectResponse } from "./respond";
+import { logField, logWhenSettled } from "./logger";
+import { waitUntil } from "./capture";
+import { timed } from "./timings";
+import { underDevServer } from "./dev";
+import { splitDeferred } from "./deferred";
+
+/** Kept with a stored shell: where its document ends and its resume state begins, and its build. */
+const PRELUDE_LENGTH_HEADER = "X-Verge-Prelude-Length";
+const SHELL_BUILD_HEADER = "X-Verge-Build";
+
+/** What a prelude ends with when holes follow it: resume writes the document's end itself. */
+const DOCUMENT_END = new TextEncoder().encode("</body></html>");
+
+/** A page's shell: its document up to the holes, and what React needs to resume them. */
+interface Shell {
+  /** The document under one nonce (the placeholder while stored, the visitor's once sent). */
+  prelude: Uint8Array<ArrayBuffer>;
+  /** Null when nothing was left pending: the prelude is the whole document. */
+  postponed: PostponedState | null;
+  /** The page the shell shows, deferred values settled: what the holes are resumed with. */
+  page: PageData;
+  /** False when the shell may be sent but not stored (sealed()). */
+  storable?: boolean;
+}
+
+/** The part of a stored shell after its prelude. */
+interface ShellState {
+  postponed: PostponedState | null;
+  page: PageData;
+}
+
+/**
+ * The document of a cached page with a per-visitor loader: its shell from the edge cache, stored
+ * on a miss; a visitor reading past the cache (and `vite dev`) gets one made for this request.
+ * Either way the holes are resumed with this visitor's data.
+ */
+export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute): Promise<Response> {
+  const visitor = startVisitor(c, url, c.req.raw, route)!;
+  visitor.catch(() => {}); // its failure is the hole's to show (settled by pageDeferred)
+  const { module } = route;
+  const policy = policyOf(module)!;
+  let page: CachedPage | null = null;
+  if (underDevServer(c) || bookmarked(c)) note(c, "bypass");
+  else {
+    const keptUrl = cachedUrl(url, policy);
+    page = { url: keptUrl, kind: "html", policy, key: cacheKey(keptUrl, "html", generation(c)) };
+    const found = await timed(c, "cache", () => findEntry(page!.key, "html"));
+    if (found && found.age <= lifetime(policy)) {
+      const stored = await storedShell(c, found.entry);
+      const answer = typeof stored === "string" ? stored : await resumed(c, module, stored, visitor);
+      if (typeof answer !== "string") {
+        const stale = found.age > policy.maxAge;
+        note(c, stale ? "stale" : "shell");
+        if (stale) refreshLater(c, page, async () => answerOf(await madeShell(c, url, route, visitor)));
+        return answer;
+      }
+      // Never served half: the page is made anew, and its line says why the stored one was not used.
+      logField(c, "shellRefused", answer);
+    } else await found?.entry.body?.cancel();
+    note(c, "miss");
+  }
+  const made = await madeShell(c, url, route, visitor);
+  if ("redirect" in made) return made.redirect;
+  if (page && c.req.method !== "HEAD" && made.entry.status === STATUS.ok && made.shell.storable) {
+    const { entry, started } = made;
+    const stored = entry.blob().then((body) => store(c, page, entry, body, started));
+    waitUntil(
+      c,
+      stored.catch(() => {}),
+    );
+  }
+  const sent = spliced(made.shell, renderNonce(c), requestNonce(c));
+  const answer = sent && (await resumed(c, module, sent, visitor));
+  if (!answer || typeof answer === "string") {
+    throw new Error(`The shell of "${route.match.route.path}" just made could not be resumed: ${answer}`);
+  }
+  return answer;
+}
+
+/** What a refresh stores: the shell's entry, if it may be stored. */
+const answerOf = (made: Awaited<ReturnType<typeof madeShell>>) =>
+  "redirect" in made ? made.redirect : made.shell.storable ? made.entry : uncacheable(made.entry);
+
+/**
+ * The page's shell, prerendered under a nonce of its own (the entry's placeholder), with the
+ * entry that stores it. A redirect from the loader is answered as on any page.
+ */
+async function madeShell(
+  c: AppContext,
+  url: URL,
+  route: ResolvedRoute,
+  visitor: Promise<unknown>,
+): Promise<{ shell: Shell; entry: Response; started: Started } | { redirect: Response }> {
+  c.set("renderNonce", generateNonce());
+  const started = renderStart();
+  const loaded = await loadPage(c, url, c.req.raw, route, visitor);
+  if (isRedirect(loaded)) {
+    return { redirect: redirectResponse(redirectLocation(loaded, url), STATUS.seeOther) };
+  }
+  const shell = await timed(c, "shell", () => prerendered(c, loaded, route));
+  const state = new TextEncoder().encode(JSON.stringify({ postponed: shell.postponed, page: shell.page }));
+  const body = new Uint8Array(shell.prelude.byteLength + state.byteLength);
+  body.set(shell.prelude);
+  body.set(state, shell.prelude.byteLength);
+  const entry = withEntryHeaders(htmlResponse(new Blob([body]).stream(), loaded.page.status), {
+    [PRELUDE_LENGTH_HEADER]: String(shell.prelude.byteLength),
+    [SHELL_BUILD_HEADER]: c.get("app").manifest.build,
+  });
+  return { shell, entry, started };
+}
+
+/**
+ * The page rendered with its shared data and its holes left pending: React's prerender, stopped
+ * once the shared work is done (its deferred values settled, and React's next turns to render
+ * them). The prelude's scripts get the render's nonce (prerender writes none); a prelude with
+ * nothing in it means the page read its visitor data outside every <Suspense>: a page error.
+ */
+async function prerendered(c: AppContext, loaded: LoadedPage, route: ResolvedRoute): Promise<Shell> {
+  const nonce = renderNonce(c);
+  const capture = c.get("capture");
+  const pending = tagDeferred(VISITOR_KEY, new Promise<never>(() => {}));
+  const { live, json, settled } = pageDeferred(c, { ...loaded, visitor: undefined });
+  live.visitor = pending as unknown as DeferredMarker;
+  json.visitor = { $deferred: VISITOR_KEY };
+  const tree = documentTree(c, loaded.module, live, nonce, embeddedJson(c, json));
+  const stop = new AbortController();
+  const done = new Error("the shell is done");
+  void settled
+    .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+    .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+    .then(() => stop.abort(done));
+  // React writes no nonce in a prelude: sealed() puts the render's on its own two scripts.
+  const { prelude, postponed } = await prerender(tree, {
+    bootstrapModules: [c.get("app").manifest.entry],
+    signal: stop.signal,
+    // Boundaries stay inline: a prelude then holds no script of React's but the two sealed below.
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    onError: (error) => (error === done ? undefined : capture(error)),
+  });
+  let bytes = new Uint8Array(await new Response(prelude).arrayBuffer());
+  if (bytes.byteLength === 0) {
+    throw new Error(
+      `The page "${route.match.route.path}" reads its visitor data outside <Suspense>: render ` +
+        `<Await resolve={visitor}> inside a <Suspense> boundary, so the rest of the page can be shared.`,
+    );
+  }
+  const seal = sealed(bytes, nonce, c.get("app").manifest.entry);
+  if (!seal.safe) logField(c, "shellRefused", "a script without the nonce");
+  bytes = postponed === null ? seal.bytes : withoutDocumentEnd(seal.bytes);
+  const data = await settledData(live.data);
+  return { prelude: bytes, postponed, page: { ...json, data }, storable: seal.safe };
+}
+
+/** The loader's data with each deferred value as its settled marker (they have all settled). */
+async function settledData(data: unknown): Promise<unknown> {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return data;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    out[key] = value instanceof Promise ? { $deferred: key, settled: await value } : value;
+  }
+  return out;
+}
+
+/**
+ * The prelude with `nonce` on the two scripts React writes in it without one (its timing script
+ * and the entry module), and whether every other script already carries it (the page's own,
+ * rendered with it). One without it (markup a page inserted as HTML) is left as it is, blocked
+ * as in any render, and the shell is not stored: a nonce stamped on it would let it run.
+ */
+function sealed(bytes: Uint8Array<ArrayBuffer>, nonce: string, entry: string) {
+  const attribute = `nonce="${nonce}"`;
+  let text = new TextDecoder().decode(bytes);
+  const timing = "<script>requestAnimationFrame(function(){$RT=performance.now()});</script>";
+  text = text.replace(timing, timing.replace("<script>", `<script ${attribute}>`));
+  const bootstrap = `<script type="module" src="${escapeAttribute(entry)}" id="_R_" async="">`;
+  text = text.replace(bootstrap, bootstrap.replace("<script ", `<script ${attribute} `));
+  const safe = (text.match(/<script\b[^>]*>/gi) ?? []).every((tag) => tag.includes(attribute));
+  return { bytes: new TextEncoder().encode(text), safe };
+}
+
+const escapeAttribute = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+function withoutDocumentEnd(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const start = bytes.byteLength - DOCUMENT_END.byteLength;
+  const ends = start >= 0 && DOCUMENT_END.every((byte, i) => bytes[start + i] === byte);
+  if (!ends) throw new Error("A prerendered shell does not end its document where React resumes it");
+  return bytes.subarray(0, start);
+}
+
+/** `shell` with `to` where the nonce `from` stands; null if it shows `from` anywhere else. */
+function spliced(shell: Shell, from: string, to: string): Shell | null {
+  const prelude = shell.prelude.slice();
+  const offsets = nonceAttributeOffsets(prelude, from);
+  return offsets && spliceAt(prelude, offsets, from, to) ? { ...shell, prelude } : null;
+}
+
+/**
+ * A stored shell under this request's nonce, or why it cannot be used: made by another build,
+ * cut short, its state unreadable.
+ */
+async function storedShell(c: AppContext, entry: Response): Promise<Shell | string> {
+  const build = entry.headers.get(SHELL_BUILD_HEADER);
+  const preludeLength = Number(entry.headers.get(PRELUDE_LENGTH_HEADER));
+  if (build !== c.get("app").manifest.build) {
+    await entry.body?.cancel();
+    return "another build";
+  }
+  if (!entry.headers.has(PLACEHOLDER_HEADER) || !Number.isSafeInteger(preludeLength)) {
+    await entry.body?.cancel();
+    return "not a shell";
+  }
+  const bytes = await documentBytes(entry, requestNonce(c));
+  if (!bytes || preludeLength > bytes.byteLength) return "cut short";
+  try {
+    const state = JSON.parse(new TextDecoder().decode(bytes.subarray(preludeLength))) as ShellState;
+    if (typeof state.page?.route !== "string" || typeof state.postponed !== "object")
+      return "unreadable state";
+    return { prelude: bytes.subarray(0, preludeLength), postponed: state.postponed, page: state.page };
+  } catch {
+    return "unreadable state";
+  }
+}
+
+/**
+ * The answer: the shell at once, then the holes as React resumes them with the visitor's data,
+ * under the response's nonce. Why not, if React cannot resume the stored state (nothing sent).
+ */
+async function resumed(
+  c: AppContext,
+  module: RouteModule,
+  shell: Shell,
+  visitor: Promise<unknown>,
+): Promise<Response | string> {
+  const headers = answerHeaders("html", module, shell.page.status);
+  if (shell.postponed === null)
+    return htmlResponse(new Blob([shell.prelude]).stream(), shell.page.status, headers);
+  const nonce = requestNonce(c);
+  const capture = c.get("capture");
+  const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
+  const page = { ...shell.page, visitor: (hole.live as Record<string, DeferredMarker>)[VISITOR_KEY] };
+  // The embedded page data is in the prelude already: resume renders only the way to the holes.
+  const tree = documentTree(c, module, page, nonce, "");
+  const deadline = renderDeadline(c, hole.settled);
+  let stream: Awaited<ReturnType<typeof resume>>;
+  try {
+    stream = await timed(c, "resume", () =>
+      resume(tree, shell.postponed!, {
+        nonce,
+        signal: deadline.signal,
+        onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
+      }),
+    );
+  } catch (error) {
+    deadline.done();
+    return `resume failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  stream.allReady.then(deadline.done, deadline.done);
+  logWhenSettled(c.get("log"), stream.allReady);
+  return htmlResponse(prefixed(shell.prelude, stream), shell.page.status, headers);
+}
+
+/** `prefix`, then what `rest` streams. */
+function prefixed(
+  prefix: Uint8Array<ArrayBuffer>,
+  rest: ReadableStream<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  const reader = rest.getReader();
+  let sentPrefix = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sentPrefix) {
+        sentPrefix = true;
+        return controller.enqueue(prefix);
+      }
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
