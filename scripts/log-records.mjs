@@ -105,7 +105,7 @@ export const escapeControls = (text) =>
 export const safeJson = (value) => JSON.stringify(value).replace(UNSAFE, (ch) => `\\u${hex(ch, 4)}`);
 
 /** The order phases are listed in; others (each deferred value's) follow by name. */
-const PHASE_ORDER = ["match", "cache", "action", "loader", "d1", "shell", "relay"];
+const PHASE_ORDER = ["match", "visitor", "cache", "action", "loader", "d1", "shell", "resume", "relay"];
 const phaseRank = (name) => {
   const known = PHASE_ORDER.indexOf(name);
   return known < 0 ? PHASE_ORDER.length : known;
@@ -133,13 +133,14 @@ export function percentile(sorted, q) {
 const QUANTILES = [0.5, 0.95, 0.99];
 
 /**
- * Per route (a kind and a route pattern: a page's HTML and its data differ), the count and the
- * p50/p95/p99 of the total (`ms`) and of each phase, over the lines that have it.
+ * Per route (a kind and a route pattern: a page's HTML and its data differ; an edge-cached page's
+ * answers by their cache state, a stored shell's apart from a miss), the count and the p50/p95/p99
+ * of the total (`ms`) and of each phase, over the lines that have it.
  */
 export function percentileTable(lines) {
   const groups = new Map();
   for (const line of lines) {
-    const name = `${line.kind} ${line.route ?? "(no route)"}`;
+    const name = `${line.kind} ${line.route ?? "(no route)"}${line.cache ? ` (cache: ${line.cache})` : ""}`;
     let group = groups.get(name);
     if (!group) groups.set(name, (group = { name, requests: 0, samples: new Map([["total", []]]) }));
     group.requests++;
@@ -212,7 +213,7 @@ export function waterfall(line, width = 48) {
       ? ` (${line.d1_queries} ${line.d1_queries === 1 ? "query" : "queries"})`
       : "";
   const out = [
-    `${text(line.method)} ${text(line.path)} ${text(line.status)} ${text(line.kind)}${line.route && line.route !== line.path ? ` ${text(line.route)}` : ""} ${text(line.ms)}ms  ray=${text(line.ray)}${digest}`,
+    `${text(line.method)} ${text(line.path)} ${text(line.status)} ${text(line.kind)}${line.route && line.route !== line.path ? ` ${text(line.route)}` : ""} ${text(line.ms)}ms  ray=${text(line.ray)}${line.cache ? `  cache=${text(line.cache)}` : ""}${digest}`,
   ];
   for (const phase of phases) {
     const where = `${fixed(phase.start).padStart(8)} +${fixed(phase.ms).padStart(8)} ms`;

@@ -171,4 +171,35 @@ describe("npm run logs views' arguments", () => {
     const { stdout } = logs(["--waterfall"], JSON.stringify(line({ ms: 4, ray: "old" })));
     expect(stdout).toContain("  (no timings on this line)");
   });
+
+  it("shows a stored shell's answers apart, with the resume, in both views", () => {
+    const shell = (ms: number, ray: string) =>
+      line({
+        ms,
+        ray,
+        cache: "shell",
+        timings: { match: [0, 0.1], visitor: [0.1, 3], cache: [0.2, 0.6], resume: [0.9, 0.4] },
+      });
+    const input = [
+      shell(4, "s1"),
+      shell(6, "s2"),
+      line({
+        ms: 30,
+        ray: "m1",
+        cache: "miss",
+        timings: { loader: [1, 9], shell: [10, 12], resume: [22, 1] },
+      }),
+    ]
+      .map((one) => JSON.stringify(one))
+      .join("\n");
+    const table = logs(["--percentiles"], input).stdout.split("\n\n").filter(Boolean);
+    expect(table.map((group) => group.split("\n")[0])).toEqual([
+      "html /guestbook (cache: shell)  2 requests",
+      "html /guestbook (cache: miss)  1 request",
+    ]);
+    expect(table[0]).toContain("  resume          2     0.4     0.4     0.4");
+    expect(logs(["--waterfall", "--ray", "s1"], input).stdout).toContain(
+      "GET /guestbook 200 html 4ms  ray=s1  cache=shell",
+    );
+  });
 });
