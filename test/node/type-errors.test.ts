@@ -6,7 +6,14 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { root } from "./dist";
 
-const WRONG = ["wrong-data.tsx", "wrong-param.tsx", "wrong-link.tsx", "wrong-field.tsx", "wrong-route.ts"];
+const WRONG = [
+  "wrong-data.tsx",
+  "wrong-param.tsx",
+  "wrong-link.tsx",
+  "wrong-field.tsx",
+  "wrong-route.ts",
+  "wrong-visitor.tsx",
+];
 
 /** tsc's messages for each wrong file, compiled in one program with the product's route table. */
 function compileWrongPages(): Map<string, string[]> {
@@ -70,6 +77,12 @@ describe("a deliberately wrong page", () => {
     const message = errors.get("wrong-route.ts")!.join("\n");
     expect(message).toContain("does not satisfy the constraint");
     expect(message).toContain("Property 'slug' is missing in type '{ id: string; }'");
+  });
+
+  it("reading the per-visitor data outside a hole: it is a Promise there", () => {
+    expect(errors.get("wrong-visitor.tsx")!.join("\n")).toContain(
+      "Property 'name' does not exist on type 'VisitorData<() => { name: string; }>'.",
+    );
   });
 
   it("and nothing else is wrong in them: one error each", () => {
