@@ -102,7 +102,10 @@ export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute)
   }
   const sent = spliced(made.shell, renderNonce(c), requestNonce(c));
   const answer = sent && (await resumed(c, module, sent, visitor));
-  if (!answer || typeof answer === "string") {
+  if (!sent) {
+    throw new Error(`The page "${route.match.route.path}" shows its CSP nonce outside a nonce attribute`);
+  }
+  if (typeof answer === "string" || !answer) {
     throw new Error(`The shell of "${route.match.route.path}" just made could not be resumed: ${answer}`);
   }
   return answer;
@@ -165,7 +168,8 @@ async function prerendered(c: AppContext, loaded: LoadedPage, route: ResolvedRou
     bootstrapModules: [c.get("app").manifest.entry],
     signal: stop.signal,
     // Boundaries stay inline: a prelude then holds no script of React's but the two sealed below.
-    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    // (Finite: the postponed state keeps it, and JSON writes Infinity as null.)
+    progressiveChunkSize: Number.MAX_SAFE_INTEGER,
     onError: (error) => (error === done ? undefined : capture(error)),
   });
   let bytes = new Uint8Array(await new Response(prelude).arrayBuffer());
