@@ -73,6 +73,7 @@ const routes = [
   ),
   page("/outside", module({ default: Outside })),
   page("/uncached", module({ cache: undefined })),
+  page("/hangs", module({ visitorLoader: () => new Promise<never>(() => {}) })),
   page("/scripted", module({ default: Scripted })),
 ];
 
@@ -162,6 +163,18 @@ describe("a page with a per-visitor loader", () => {
     expect(second.body).toContain("Rows (render 1)"); // its own render: the loader ran for it
     expect(second.lines[0]).not.toHaveProperty("cache");
     expect(Object.keys(second.lines[0]!.timings).sort()).toEqual(["loader", "match", "shell", "visitor"]);
+  });
+
+  it("ends a hole whose data never comes at the render deadline, with a digest in its place", async () => {
+    const vars = { DEFERRED_TIMEOUT_MS: "100" } as Partial<Env>;
+    const path = `/hangs?${fresh()}`;
+    await send(path, {}, vars);
+    const { response, body, lines } = await send(path, {}, vars);
+    expect(response.status).toBe(200);
+    expect(lines[0]).toMatchObject({ cache: "shell" });
+    expect(lines[0]!.digest).toMatch(/^[0-9a-z]{11}$/);
+    expect(body).toContain(`data-testid="digest">${lines[0]!.digest}<`);
+    expect(body.endsWith("</body></html>")).toBe(true);
   });
 
   it("fails loudly when the page reads the visitor's data outside <Suspense>", async () => {
