@@ -67,8 +67,13 @@ export default defineConfig(async () => {
             // expect.poll waits for what a visitor would see; on a busy machine that can take more
             // than vitest's default second, and a wait is not a speed check.
             expect: { poll: { timeout: 15_000 } },
-            // One wrangler dev and one browser serve every file; run them one at a time.
+            // One set of servers serves every file; run them one at a time, in one Node worker (the
+            // files share nothing but those servers, so a fresh process per file bought nothing but
+            // a second of start-up each). A project of one worker runs in its own group, after the
+            // workerd and node projects.
             fileParallelism: false,
+            isolate: false,
+            sequence: { groupOrder: 1 },
           },
         },
       ],
