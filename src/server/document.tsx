@@ -11,6 +11,7 @@ import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred
 import { answerHeaders, renderNonce } from "./headers";
 import { htmlResponse } from "./respond";
 import { reporterConfig } from "./relay";
+import { vitalsSampled } from "./vitals";
 import { logWhenSettled } from "./logger";
 import { timed } from "./timings";
 
@@ -79,7 +80,12 @@ export async function renderDocument(
         app={app}
         page={{ ...page, data: live }}
         module={module}
-        pageJson={scriptSafeJson({ ...page, data: json, reporter: reporterConfig(c.env) })}
+        pageJson={scriptSafeJson({
+          ...page,
+          data: json,
+          reporter: reporterConfig(c.env),
+          vitals: vitalsSampled(c),
+        })}
         resources={<Resources manifest={app.manifest} module={module} nonce={nonce} />}
       />
     </NonceContext>
