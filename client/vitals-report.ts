@@ -113,6 +113,8 @@ export function collect(page: PageData): void {
     views.delete(key);
     if (!view || sent.has(key) || stopped) return;
     sent.add(key);
+    // A view with no figure of its own (a client navigation that only got the placeholder TTFB).
+    if (!Object.keys(VITAL_UNITS).some((name) => name in view.summary)) return;
     fetch(config!.tunnel, {
       method: "POST",
       // text/plain keeps it a simple request; keepalive lets it outlive a page being left.

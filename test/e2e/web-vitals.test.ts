@@ -88,10 +88,13 @@ describe("Web Vitals", () => {
     expect(lines.filter((line) => line.ray === ray).map((line) => [line.kind, line.route])).toEqual([
       ["html", "/guestbook"],
     ]);
-    const relayed = lines.filter(
-      (line) => line.kind === "relay" && line.event_id === envelope!.header.event_id,
-    );
-    expect(relayed).toHaveLength(1);
+    // The relay writes its line once its answer is complete, a moment after the ingest has the envelope.
+    const relayLines = async () =>
+      (await logLines()).filter(
+        (line) => line.kind === "relay" && line.event_id === envelope!.header.event_id,
+      );
+    await expect.poll(async () => (await relayLines()).length).toBe(1);
+    const relayed = await relayLines();
     expect(relayed[0]!.vitals).toMatchObject({ route: "/guestbook", navigation: "navigate", ray });
     expect(JSON.stringify(relayed[0]!.vitals)).not.toContain("page=");
     await context.close();
