@@ -162,8 +162,7 @@ export default async function setup(project: TestProject) {
         logFile: path.join(root, "dist/e2e-fixture.log"),
         persistTo: path.join(state, "fixture"),
         config: "test/fixture-app/vite.config.ts",
-        // Web Vitals sampling off: what a deploy with VITALS_SAMPLE_RATE "0" sends (nothing).
-        extra: [...dsn, "--var", "VITALS_SAMPLE_RATE:0"],
+        extra: dsn,
       }),
       startNpmRunDev(devRoot, dsn),
     ]);
