@@ -75,6 +75,8 @@ export async function measureEach(subjects, { durationS, warmupS, rounds, rate, 
       cpuMs: Object.fromEntries(
         Object.keys(list[0].cpu).map((role) => [role, sum((w) => w.cpu[role]) / requests]),
       ),
+      // Each window's own: a ratio of two subjects window by window shows how far to trust it.
+      workerCpuMsPerWindow: list.map((w) => w.cpu.worker / w.result.requests.total),
     };
   });
 }
