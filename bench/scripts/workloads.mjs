@@ -1,16 +1,10 @@
 // What the benchmark asks of the worker: the workloads, seeding the guestbook, and /slow's timings.
 import { request } from "node:http";
 import { randomUUID } from "node:crypto";
-import { RENDER_BOOKMARK } from "./render-bookmark.mjs";
+import { renderHeaders } from "./render-bookmark.mjs";
 
 export const GUESTBOOK_ENTRIES = 500;
 const DATA = { "x-page-data": "1" };
-/**
- * A D1 bookmark (the visitor just wrote) makes the app render a page it would otherwise serve from
- * its edge cache: the floor renders every time, so the app must too for the two to compare. `/`
- * reads no D1, so the bookmark costs nothing else.
- */
-export const RENDER = { "x-d1-bookmark": RENDER_BOOKMARK };
 const FORM = "application/x-www-form-urlencoded";
 
 let signed = 0;
@@ -40,7 +34,10 @@ function ownVisitor(req) {
 /**
  * Load workloads, each run against the app and (when `floor`) the floor worker. `needs`
  * names the page that must exist: if it answers 404 (an example page removed), the workload
- * is reported unavailable. `shell`: the app answers with a stored shell, resumed for each
+ * is reported unavailable. `render`: the request carries a D1 bookmark (the visitor just wrote),
+ * sealed afresh (render-bookmark.mjs), which makes the app render a page it would otherwise serve
+ * from its edge cache: the floor renders every time, so the app must too for the two to compare.
+ * `/` reads no D1, so the bookmark costs nothing else. `shell`: the app answers with a stored shell, resumed for each
  * visitor, the floor renders the page whole; the app should cost at most that times the floor.
  */
 export const WORKLOADS = [
@@ -64,7 +61,7 @@ export const WORKLOADS = [
     floor: true,
     shell: 0.2,
   },
-  { id: "html-home", label: "HTML /", path: "/", headers: RENDER, floor: true },
+  { id: "html-home", label: "HTML /", path: "/", render: true, floor: true },
   // Its form key is a hole: without a bookmark, the app answers with its stored shell.
   {
     id: "html-guestbook",
@@ -79,11 +76,11 @@ export const WORKLOADS = [
     id: "html-guestbook-render",
     label: "HTML /guestbook rendered (bookmark)",
     path: "/guestbook",
-    headers: RENDER,
+    render: true,
     needs: "/guestbook",
     floor: true,
   },
-  { id: "data-home", label: "page data /", path: "/?_data=1", headers: { ...DATA, ...RENDER }, floor: true },
+  { id: "data-home", label: "page data /", path: "/?_data=1", headers: DATA, render: true, floor: true },
   {
     id: "data-guestbook",
     label: "page data /guestbook",
@@ -253,7 +250,8 @@ export async function firstBytes(url, workloads, { rounds, samples }) {
       const workload = workloads[i];
       const times = [];
       for (let k = 0; k < samples; k++) {
-        const { headers } = workload.setupRequest?.({ headers: { ...workload.headers } }) ?? workload;
+        const sent = { headers: { ...workload.headers, ...(workload.render ? renderHeaders() : {}) } };
+        const { headers } = workload.setupRequest?.(sent) ?? sent;
         const { status, ttfb } = await timeOne(url + workload.path, headers);
         if (status !== 200) throw new Error(`first bytes: ${workload.path} answered ${status}`);
         times.push(ttfb);
@@ -277,7 +275,7 @@ export async function firstBytes(url, workloads, { rounds, samples }) {
  */
 export async function slowTimings(url, samples) {
   const runs = [];
-  for (let i = 0; i < samples; i++) runs.push(await timeOne(`${url}/slow`, RENDER));
+  for (let i = 0; i < samples; i++) runs.push(await timeOne(`${url}/slow`, renderHeaders()));
   const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
   return { samples, status: runs[0].status, ttfb: median("ttfb"), ttlb: median("ttlb") };
 }
