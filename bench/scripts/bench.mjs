@@ -26,7 +26,9 @@ import {
   WORKLOADS,
   CACHE_PAIRS,
   DATA_PAIRS,
+  SHELL_PAIRS,
   availablePages,
+  firstBytes,
   seedGuestbook,
   slowTimings,
   GUESTBOOK_ENTRIES,
@@ -75,6 +77,11 @@ const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
 const FIRST_ROUNDS = quick ? 1 : 7;
 /** The workloads measured on the other tree too (--against), in the same windows as app and floor. */
 const AGAINST = ["html-items"];
+/** First bytes of a shell against a plain hit (SHELL_PAIRS): rounds, and requests each per round. */
+const FIRST_BYTES = quick ? { rounds: 4, samples: 20 } : { rounds: 20, samples: 50 };
+/** A workload by its id (or the workload itself). */
+const byId = (workload) =>
+  typeof workload === "string" ? WORKLOADS.find((w) => w.id === workload) : workload;
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), "verge-bench-"));
 const servers = [];
@@ -163,6 +170,7 @@ try {
     workloads: {},
     dataPairs: {},
     cachePairs: {},
+    shellPairs: {},
     ...(other ? { against: { ref: options.against, commit: other.commit, firstRequest: oldFirst } } : {}),
   };
   for (const page of ["/items", "/", "/guestbook"].filter((p) => p === "/items" || pages.has(p))) {
@@ -203,7 +211,8 @@ try {
         `  ${name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, worker CPU ${r.cpuMs.worker.toFixed(2)} ms/req` +
           (r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ""),
       );
-    run.workloads[workload.id] = { label: workload.label, app: a, floor: f };
+    // `shell` kept with the run: the same id may name a render in older runs (/guestbook).
+    run.workloads[workload.id] = { label: workload.label, shell: workload.shell, app: a, floor: f };
   }
 
   // Page data against the HTML of the same page: measured above minutes apart, when the machine's
@@ -229,11 +238,9 @@ try {
   // A cache hit against a render of the same page (or another hit), on the app alone in
   // alternating windows.
   for (const pair of CACHE_PAIRS) {
-    const byId = (workload) =>
-      typeof workload === "string" ? WORKLOADS.find((w) => w.id === workload) : workload;
     if (!run.workloads[pair.requires ?? pair.render]?.app) continue;
     log(`${pair.label}, in ${timing.rounds} alternating windows`);
-    const subjects = [byId(pair.render), pair.hit].map((workload) => ({ server: app, workload }));
+    const subjects = [pair.render, pair.hit].map((workload) => ({ server: app, workload: byId(workload) }));
     if (pair.floor) subjects.push(...subjects.map(({ workload }) => ({ server: floor, workload })));
     const [r, h, floorR, floorH] = await measureEach(subjects, { ...timing, progress });
     run.cachePairs[pair.key] = {
@@ -246,6 +253,30 @@ try {
       (a.non2xx || b.non2xx ? `, ${a.non2xx + b.non2xx} non-2xx` : "");
     log(`  app ${cpu(r, h)}`);
     if (pair.floor) log(`  floor ${cpu(floorR, floorH)}`);
+  }
+
+  // A stored shell resumed per visitor against a plain hit of the page without its hole: worker
+  // CPU in alternating windows, then the first byte of each, one request at a time.
+  for (const pair of SHELL_PAIRS) {
+    if (!run.workloads[pair.shell]?.app) continue;
+    const workloads = [pair.plain, byId(pair.shell)];
+    log(`${pair.label}, in ${timing.rounds} alternating windows`);
+    const [plain, shell] = await measureEach(
+      workloads.map((workload) => ({ server: app, workload })),
+      { ...timing, progress },
+    );
+    log(`  first bytes: ${FIRST_BYTES.rounds} alternating rounds of ${FIRST_BYTES.samples} requests each`);
+    const [plainFirst, shellFirst] = await firstBytes(app.url, workloads, FIRST_BYTES);
+    run.shellPairs[pair.key] = {
+      plain: { ...plain, firstByte: plainFirst },
+      shell: { ...shell, firstByte: shellFirst },
+    };
+    log(
+      `  worker CPU ${plain.cpuMs.worker.toFixed(2)} then ${shell.cpuMs.worker.toFixed(2)} ms/req ` +
+        `(${(shell.cpuMs.worker / plain.cpuMs.worker).toFixed(2)}x); first byte, median ` +
+        `${plainFirst.median.toFixed(2)} then ${shellFirst.median.toFixed(2)} ms ` +
+        `(${(shellFirst.median / plainFirst.median).toFixed(2)}x)`,
+    );
   }
 
   if (pages.has("/slow")) {

@@ -1,6 +1,7 @@
 // Drives one workload with autocannon after a warm-up, and reads the servers' CPU over the window.
 import autocannon from "autocannon";
 import { sampleCpu } from "./proc.mjs";
+import { renderHeaders } from "./render-bookmark.mjs";
 
 /** Concurrent connections: enough to keep two cores busy, few enough to queue little. */
 export const CONNECTIONS = 8;
@@ -17,7 +18,12 @@ function optionsFor(server, workload, rate = 0) {
     connections: CONNECTIONS,
     pipelining: 1,
     method: workload.method ?? "GET",
-    headers: { ...workload.headers, ...(workload.origin ? { origin: server.url } : {}) },
+    headers: {
+      ...workload.headers,
+      // Sealed as the window starts: verge accepts a bookmark for a minute.
+      ...(workload.render ? renderHeaders() : {}),
+      ...(workload.origin ? { origin: server.url } : {}),
+    },
     requests: workload.setupRequest ? [{ setupRequest: workload.setupRequest }] : undefined,
     timeout: 20,
     // 0: as fast as the server answers (autocannon refuses 0 itself); otherwise a fixed rate.
@@ -75,6 +81,8 @@ export async function measureEach(subjects, { durationS, warmupS, rounds, rate, 
       cpuMs: Object.fromEntries(
         Object.keys(list[0].cpu).map((role) => [role, sum((w) => w.cpu[role]) / requests]),
       ),
+      // Each window's own: a ratio of two subjects window by window shows how far to trust it.
+      workerCpuMsPerWindow: list.map((w) => w.cpu.worker / w.result.requests.total),
     };
   });
 }

@@ -36,7 +36,7 @@ import { startMiniflare } from "./miniflare.mjs";
 import { threadsCpuMs, workerdChildren } from "./proc.mjs";
 import { parseOptions } from "./cli.mjs";
 import { applyMigrations, freePort, root } from "./server.mjs";
-import { RENDER, WORKLOADS } from "./workloads.mjs";
+import { WORKLOADS } from "./workloads.mjs";
 import { buildTree, checkoutTree } from "./trees.mjs";
 
 const options = parseOptions(import.meta.url, {
@@ -64,10 +64,7 @@ const benched = WORKLOADS.find(
   (w) => !w.method && w.path === (options.data ? `${options.path}?_data=1` : options.path),
 );
 const itemsPage = options.path.startsWith("/items");
-const bookmark =
-  !options.hit &&
-  !itemsPage &&
-  (!benched || Object.keys(RENDER).every((name) => name in (benched.headers ?? {})));
+const bookmark = !options.hit && !itemsPage && (!benched || benched.render === true);
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "verge-loop-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");

@@ -21,7 +21,7 @@ const VARIANTS = [
  * Each reads its own copy of the seeded state in `appState`; `app` is the built app (trees.mjs).
  */
 export async function measureTraps({ app, appState, timing, start, stopAll, log, pages }) {
-  const id = pages.has("/guestbook") ? "html-guestbook" : "html-home";
+  const id = pages.has("/guestbook") ? "html-guestbook-render" : "html-home";
   const workload = WORKLOADS.find((w) => w.id === id);
   log(`traps: ${workload.label} on ${VARIANTS.length} ways of running the app, in alternating windows`);
   const servers = [];

@@ -1,8 +1,8 @@
 // The app as the benchmark runs it: the deployed worker (src/worker.ts) with the benchmark's item
-// pages added to the product's routes (items.tsx), and, for keys under /cached/memory/, this
-// location's cache as a Map in the isolate: a lookup there costs the Worker what an edge lookup
-// does (its own code only), where Miniflare's Cache API runs two Workers and a SQLite store in
-// the Worker's process.
+// pages added to the product's routes (items.tsx), and, for keys under /cached/memory/ and
+// /shell/memory/, this location's cache as a Map in the isolate: a lookup there costs the Worker
+// what an edge lookup does (its own code only), where Miniflare's Cache API runs two Workers and
+// a SQLite store in the Worker's process.
 import { createApp } from "../../src/server/create-app";
 import { reportToSentry } from "../../src/server/sentry-reporter";
 import manifest from "virtual:verge/manifest";
@@ -31,11 +31,11 @@ function memoryCache(): Pick<Cache, "match" | "put" | "delete"> {
   };
 }
 
-/** The location's cache, with the keys of /cached/memory/ pages kept in the isolate instead. */
+/** The location's cache, with the keys of /cached/memory/ and /shell/memory/ pages kept in the isolate. */
 function benchCache(edge: Cache): Cache {
   const memory = memoryCache();
   const inMemory = (key: RequestInfo | URL) =>
-    new URL(key instanceof Request ? key.url : key).pathname.startsWith("/cached/memory/");
+    /^\/(cached|shell)\/memory\//.test(new URL(key instanceof Request ? key.url : key).pathname);
   return Object.assign(Object.create(edge) as Cache, {
     match: (key: Request, options?: CacheQueryOptions) =>
       inMemory(key) ? memory.match(key) : edge.match(key, options),

@@ -50,7 +50,16 @@ async function load(module: RouteModule, request: Request, env: Env, ctx: Execut
   return module.loader ? module.loader({ request, url, params: {}, env, ctx }) : null;
 }
 
-async function render(module: RouteModule, data: unknown, url: URL): Promise<Response> {
+/**
+ * The per-visitor loader's data (the guestbook's form key, /shell/items' name), given to the page
+ * as a plain value: <Await> renders it at once, so the floor renders the page whole, holes and all.
+ */
+async function loadVisitor(module: RouteModule, request: Request, env: Env, ctx: ExecutionContext) {
+  const url = new URL(request.url);
+  return module.visitorLoader?.({ request, url, params: {}, env, ctx });
+}
+
+async function render(module: RouteModule, data: unknown, url: URL, visitor?: unknown): Promise<Response> {
   const Page = module.default;
   const path = url.pathname;
   const title = titleOf(module, data);
@@ -81,7 +90,7 @@ async function render(module: RouteModule, data: unknown, url: URL): Promise<Res
       </head>
       <body>
         <Layout>
-          <Page data={data} params={{}} />
+          <Page data={data} params={{}} visitor={visitor} />
         </Layout>
         <div id={ANNOUNCER_ID} className="visually-hidden" aria-live="assertive" aria-atomic="true" />
         <script
@@ -132,12 +141,16 @@ export default {
     }
     const module = await route.load();
     if (request.method === "POST") return signAndReload(module, request, env, ctx);
-    const data = await load(module, request, env, ctx);
+    const [data, visitor] = await Promise.all([
+      load(module, request, env, ctx),
+      loadVisitor(module, request, env, ctx),
+    ]);
     if (request.headers.has(PAGE_DATA_HEADER)) {
       const title = titleOf(module, data);
-      return Response.json({ route: path, params: {}, data, title, head: headOf(module, data, url, title) });
+      const head = headOf(module, data, url, title);
+      return Response.json({ route: path, params: {}, data, title, head, visitor });
     }
-    return render(module, data, url);
+    return render(module, data, url, visitor);
   },
 } satisfies ExportedHandler<Env>;
 

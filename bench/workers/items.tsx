@@ -1,8 +1,11 @@
 // The /items page every peer renders in the side-by-side runs: a 500-row table from a loader, and
 // a counter that hydrates. The app serves it as a route, the floor renders the same component
-// with the same loader (floor-worker.tsx); `rows` makes the larger pages (items-10x).
-import { useState } from "react";
-import { page, type CachePolicy, type PageProps, type RouteModule } from "../../src/shared/route-module";
+// with the same loader (floor-worker.tsx); `rows` makes the larger pages (items-10x). Under
+// /shell/, the same page greets each visitor by name in a hole: a stored shell, resumed per visitor.
+import { Suspense, useState } from "react";
+// verge's public entry (`verge` to the product; bench/ is a package of its own, which cannot name it).
+import { Await, page, type CachePolicy, type LoaderArgs, type PageProps } from "../../src/shared";
+import type { RouteModule } from "../../src/shared/route-module";
 
 export interface Item {
   id: number;
@@ -78,12 +81,47 @@ export function itemsModule(count: number, cache?: CachePolicy): RouteModule {
 /** Kept for ten minutes, as the issue's measurement opted /items in. */
 const CACHED: CachePolicy = { maxAge: 600 };
 
+/** The visitor's own part of a /shell/ page: their `name` cookie (each benchmark request its own). */
+export function visitorLoader({ request }: LoaderArgs) {
+  const name = /(?:^|;\s*)name=([^;]*)/.exec(request.headers.get("Cookie") ?? "")?.[1];
+  return { name: name ? decodeURIComponent(name) : "visitor" };
+}
+
+type ItemsLoader = () => { items: Item[] };
+
+/**
+ * /items with a greeting in a hole. The hole sits beside the table, not in it: resuming replays
+ * the components on its way (this one), not Items, whose rows are in the shell.
+ */
+function ShellItems({
+  data,
+  params,
+  visitor,
+}: PageProps<ItemsLoader, string, unknown, typeof visitorLoader>) {
+  return (
+    <>
+      <Suspense fallback={<p>Welcome!</p>}>
+        <Await resolve={visitor}>{({ name }) => <p>Hello, {name}</p>}</Await>
+      </Suspense>
+      <Items data={data} params={params} />
+    </>
+  );
+}
+
+/** /items as a cached page with a per-visitor loader: its shell stored, its hole resumed. */
+const shellItems = async (): Promise<RouteModule> => ({
+  ...itemsModule(500, CACHED),
+  default: ShellItems,
+  visitorLoader,
+});
+
 /**
  * The benchmark's item pages. `/items`: rendered for every request, as the floor's; `/items-empty`
  * the same with no rows, where the runtime's own cost per render stands out (`npm run bench:loop`).
  * Under `/cached/`, the same pages kept in the edge cache: Miniflare's Cache API, or under
  * `/cached/memory/` a Map in the isolate (app-worker.tsx), which leaves the lookup out as the
- * edge leaves it out of the Worker's CPU.
+ * edge leaves it out of the Worker's CPU. Under `/shell/`, /items with a hole (ShellItems): its
+ * shell kept in Miniflare's Cache API, or under `/shell/memory/` in the Map.
  */
 export const ITEM_ROUTES = [
   page("/items", async () => itemsModule(500)),
@@ -91,4 +129,6 @@ export const ITEM_ROUTES = [
   page("/cached/items", async () => itemsModule(500, CACHED)),
   page("/cached/memory/items", async () => itemsModule(500, CACHED)),
   page("/cached/memory/items-10x", async () => itemsModule(5000, CACHED)),
+  page("/shell/items", shellItems),
+  page("/shell/memory/items", shellItems),
 ];
