@@ -18,7 +18,7 @@ import { timed } from "./timings";
 export interface LoadedPage {
   page: PageData;
   module: RouteModule | null;
-  /** The per-visitor loader's data, pending (visitor.ts); pages without one: undefined. */
+  /** The per-visitor loader's data, pending (startVisitor); pages without one: undefined. */
   visitor?: Promise<unknown>;
 }
 
@@ -68,8 +68,6 @@ export async function loadPage(
     return { page, module: null };
   }
   const { match, module } = route;
-  // Its failure is the hole's to show, even if the shared loader fails first.
-  visitor?.catch(() => {});
   const policy = policyOf(module);
   if (policy) {
     // A cached page is the same for every visitor: it cannot read who they are, or what else
@@ -129,7 +127,7 @@ export function startVisitor(
 ): Promise<unknown> | undefined {
   const load = route?.module.visitorLoader;
   if (!load) return undefined;
-  return timed(c, "visitor", async () => {
+  const started = timed(c, "visitor", async () => {
     const data = await load(loaderArgs(c, url, route.match.params, request));
     if (isRedirect(data)) {
       throw new TypeError(
@@ -138,4 +136,8 @@ export function startVisitor(
     }
     return pageView(data);
   });
+  // Its failure is the hole's to show (settled with a digest where it is read), even if the
+  // shared loader fails first and nothing reads it.
+  started.catch(() => {});
+  return started;
 }

@@ -40,7 +40,6 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const route = await resolveRoute(c, url);
   // A page's per-visitor part is never cached: its loader runs beside the shared one's lookup.
   const visitor = startVisitor(c, url, request, route);
-  visitor?.catch(() => {});
   const shared = await cachedAnswer(c, "data", url, route, (route) =>
     loadPageData(c, url, request, route, visitor),
   );

@@ -67,7 +67,6 @@ interface ShellState {
  */
 export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute): Promise<Response> {
   const visitor = startVisitor(c, url, c.req.raw, route)!;
-  visitor.catch(() => {}); // its failure is the hole's to show (settled by pageDeferred)
   const { module } = route;
   const policy = policyOf(module)!;
   let page: CachedPage | null = null;
