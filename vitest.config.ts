@@ -15,6 +15,52 @@ function runsChromium(argv: string[]): boolean {
   return picked.length === 0 || picked.includes("chromium");
 }
 
+/**
+ * Worker test files that need storage no other file has touched: /slow not yet in the edge cache
+ * (its streaming is what they watch), a guestbook no other file has written to, or entries dated in
+ * the future, which would keep every later entry off the guestbook's first page for other files.
+ */
+const OWN_STORAGE = [
+  "test/worker/d1-replica-lag.test.ts",
+  "test/worker/deferred-timeout.test.ts",
+  "test/worker/guestbook-paging.test.ts",
+  "test/hostile/guestbook-paging.worker.test.ts",
+  "test/worker/request-log.test.ts",
+  "test/worker/streaming.test.ts",
+  "test/worker/visitor-left.test.ts",
+];
+
+/** A project of worker tests inside workerd, with local D1 and the migrations applied. */
+function workerdProject(
+  name: string,
+  files: { include?: string[]; exclude?: string[]; isolate: boolean },
+  migrations: Awaited<ReturnType<typeof readD1Migrations>>,
+) {
+  return {
+    plugins: [
+      // The worker's client manifest (virtual:verge/manifest), as the runtime is deployed.
+      verge(),
+      cloudflareTest({
+        main: "./src/worker.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+      }),
+    ],
+    test: {
+      name,
+      include: files.include ?? ["test/worker/**/*.test.{ts,tsx}", "test/hostile/**/*.worker.test.{ts,tsx}"],
+      exclude: files.exclude ?? [],
+      isolate: files.isolate,
+      setupFiles: [
+        "./test/worker/apply-migrations.ts",
+        "./test/worker/no-uncaught.ts",
+        ...(files.isolate ? [] : ["./test/worker/warm-cache.ts"]),
+      ],
+      globalSetup: ["./test/worker/global-setup.ts"],
+    },
+  };
+}
+
 export default defineConfig(async () => {
   // Without a browser, stop before any test with one line, not a launch error per browser test.
   const missing = runsChromium(process.argv) ? chromiumMissing() : null;
@@ -29,23 +75,11 @@ export default defineConfig(async () => {
       // workerd tests run side by side, about a minute less for `npm test` on 2 cores.
       maxWorkers: 2,
       projects: [
-        {
-          plugins: [
-            // The worker's client manifest (virtual:verge/manifest), as the runtime is deployed.
-            verge(),
-            cloudflareTest({
-              main: "./src/worker.ts",
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
-            }),
-          ],
-          test: {
-            name: "workerd",
-            include: ["test/worker/**/*.test.{ts,tsx}", "test/hostile/**/*.worker.test.{ts,tsx}"],
-            setupFiles: ["./test/worker/apply-migrations.ts", "./test/worker/no-uncaught.ts"],
-            globalSetup: ["./test/worker/global-setup.ts"],
-          },
-        },
+        // The workerd files share one workerd per vitest worker (`isolate: false`): a workerd
+        // started per file cost about 2.5 s each. They share its storage too (D1, the edge cache),
+        // so a file that needs an empty edge cache or a D1 of its own runs in the second project.
+        workerdProject("workerd", { exclude: OWN_STORAGE, isolate: false }, migrations),
+        workerdProject("workerd-own-storage", { include: OWN_STORAGE, isolate: true }, migrations),
         {
           test: {
             name: "node",
