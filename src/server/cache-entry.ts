@@ -122,9 +122,14 @@ export async function servedEntry(
 
 /**
  * A stored document's bytes with `nonce` written at its recorded offsets, or null if it is not
- * the length stored or an offset does not hold its placeholder.
+ * the length stored or an offset does not hold its placeholder. With `upTo`, only its first
+ * `upTo` bytes (all its offsets among them), or null if it holds fewer.
  */
-export async function documentBytes(entry: Response, nonce: string): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function documentBytes(
+  entry: Response,
+  nonce: string,
+  upTo?: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   const placeholder = entry.headers.get(PLACEHOLDER_HEADER)!;
   const at = entry.headers.get(NONCE_AT_HEADER)!;
   const offsets = at === "" ? [] : at.split(",").map(Number);
@@ -133,7 +138,8 @@ export async function documentBytes(entry: Response, nonce: string): Promise<Uin
   // and cannot fall back to a render once it has begun (decisions.md).
   // A read that fails only costs a render, as a lookup that fails does.
   const length = Number(entry.headers.get(LENGTH_HEADER));
-  const bytes = await readWhole(entry.body, length).catch(() => null);
+  const whole = upTo === undefined || !(upTo < length);
+  const bytes = await (whole ? readWhole(entry.body, length) : readStart(entry.body, upTo)).catch(() => null);
   return bytes && spliceAt(bytes, offsets, placeholder, nonce) ? bytes : null;
 }
 
@@ -161,6 +167,21 @@ async function readWhole(
     return value?.byteLength === length ? value : null;
   } finally {
     // Whatever was read, the rest of the entry's body is not wanted: release it, even on failure.
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** The first `length` bytes of `body`, or null if it holds fewer; the rest is let go unread. */
+async function readStart(
+  body: ReadableStream | null,
+  length: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (body === null || !Number.isSafeInteger(length) || length < 0) return null;
+  const reader = body.getReader({ mode: "byob" }) as unknown as RuntimeByobReader;
+  try {
+    const { value } = await reader.readAtLeast(length, new Uint8Array(length));
+    return value?.byteLength === length ? value : null;
+  } finally {
     await reader.cancel().catch(() => {});
   }
 }

@@ -5,7 +5,7 @@
 import { prerender } from "react-dom/static";
 import { resume } from "react-dom/server";
 import type { PostponedState } from "react-dom/static";
-import { VISITOR_KEY, STATUS, type DeferredMarker, type PageData } from "../shared/protocol";
+import { DEFERRED_ATTR, VISITOR_KEY, STATUS, type DeferredMarker, type PageData } from "../shared/protocol";
 import { isRedirect, redirectLocation, type RouteModule } from "../shared/route-module";
 import { tagDeferred } from "../shared/await";
 import type { AppContext } from "./context";
@@ -35,9 +35,15 @@ import { timed } from "./timings";
 import { underDevServer } from "./dev";
 import { splitDeferred } from "./deferred";
 
-/** Kept with a stored shell: where its document ends and its resume state begins, and its build. */
+/**
+ * Kept with a stored shell: where its document ends and React's postponed state begins, where
+ * that ends and the page's data begins, and its build.
+ */
 const PRELUDE_LENGTH_HEADER = "X-Verge-Prelude-Length";
+const POSTPONED_LENGTH_HEADER = "X-Verge-Postponed-Length";
 const SHELL_BUILD_HEADER = "X-Verge-Build";
+/** A stored shell's own name: its page data, once read, is kept parsed under it (readPage()). */
+const SHELL_ID_HEADER = "X-Verge-Shell";
 
 /** What a prelude ends with when holes follow it: resume writes the document's end itself. */
 const DOCUMENT_END = new TextEncoder().encode("</body></html>");
@@ -52,12 +58,6 @@ interface Shell {
   page: PageData;
   /** False when the shell may be sent but not stored (sealed()). */
   storable?: boolean;
-}
-
-/** The part of a stored shell after its prelude. */
-interface ShellState {
-  postponed: PostponedState | null;
-  page: PageData;
 }
 
 /**
@@ -77,7 +77,7 @@ export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute)
     const found = await timed(c, "cache", () => findEntry(page!.key, "html"));
     if (found && found.age <= lifetime(policy)) {
       const stored = await storedShell(c, found.entry);
-      const answer = typeof stored === "string" ? stored : await resumed(c, module, stored, visitor);
+      const answer = typeof stored === "string" ? stored : resumed(c, module, stored, visitor);
       if (typeof answer !== "string") {
         const stale = found.age > policy.maxAge;
         note(c, stale ? "stale" : "shell");
@@ -100,14 +100,10 @@ export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute)
     );
   }
   const sent = spliced(made.shell, renderNonce(c), requestNonce(c));
-  const answer = sent && (await resumed(c, module, sent, visitor));
   if (!sent) {
     throw new Error(`The page "${route.match.route.path}" shows its CSP nonce outside a nonce attribute`);
   }
-  if (typeof answer === "string" || !answer) {
-    throw new Error(`The shell of "${route.match.route.path}" just made could not be resumed: ${answer}`);
-  }
-  return answer;
+  return resumed(c, module, sent, visitor);
 }
 
 /** What a refresh stores: the shell's entry, if it may be stored. */
@@ -131,13 +127,14 @@ async function madeShell(
     return { redirect: redirectResponse(redirectLocation(loaded, url), STATUS.seeOther) };
   }
   const shell = await timed(c, "shell", () => prerendered(c, loaded, route));
-  const state = new TextEncoder().encode(JSON.stringify({ postponed: shell.postponed, page: shell.page }));
-  const body = new Uint8Array(shell.prelude.byteLength + state.byteLength);
-  body.set(shell.prelude);
-  body.set(state, shell.prelude.byteLength);
-  const entry = withEntryHeaders(htmlResponse(new Blob([body]).stream(), loaded.page.status), {
+  const postponed = new TextEncoder().encode(JSON.stringify(shell.postponed));
+  const page = new TextEncoder().encode(JSON.stringify(shell.page));
+  const body = new Blob([shell.prelude, postponed, page]);
+  const entry = withEntryHeaders(htmlResponse(body.stream(), loaded.page.status), {
     [PRELUDE_LENGTH_HEADER]: String(shell.prelude.byteLength),
+    [POSTPONED_LENGTH_HEADER]: String(postponed.byteLength),
     [SHELL_BUILD_HEADER]: c.get("app").manifest.build,
+    [SHELL_ID_HEADER]: crypto.randomUUID(),
   });
   return { shell, entry, started };
 }
@@ -236,36 +233,94 @@ function spliced(shell: Shell, from: string, to: string): Shell | null {
 async function storedShell(c: AppContext, entry: Response): Promise<Shell | string> {
   const build = entry.headers.get(SHELL_BUILD_HEADER);
   const preludeLength = Number(entry.headers.get(PRELUDE_LENGTH_HEADER));
+  const postponedLength = Number(entry.headers.get(POSTPONED_LENGTH_HEADER));
   if (build !== c.get("app").manifest.build) {
     await entry.body?.cancel();
     return "another build";
   }
-  if (!entry.headers.has(PLACEHOLDER_HEADER) || !Number.isSafeInteger(preludeLength)) {
+  const lengths = [preludeLength, postponedLength];
+  if (!entry.headers.has(PLACEHOLDER_HEADER) || !lengths.every((n) => Number.isSafeInteger(n) && n >= 0)) {
     await entry.body?.cancel();
     return "not a shell";
   }
-  const bytes = await documentBytes(entry, requestNonce(c));
-  if (!bytes || preludeLength > bytes.byteLength) return "cut short";
+  const pageAt = preludeLength + postponedLength;
+  const id = entry.headers.get(SHELL_ID_HEADER);
+  // The page data, once read in this isolate, is not read again: only the prelude and React's state.
+  const known = id === null ? undefined : readPages.get(id);
+  const bytes = await documentBytes(entry, requestNonce(c), known ? pageAt : undefined);
+  if (!bytes || pageAt > bytes.byteLength) return "cut short";
+  // React's state is read for each request: resume() changes what it is given.
+  const postponed = parsed(bytes.subarray(preludeLength, pageAt));
+  const page = readPage(id, bytes.subarray(pageAt));
+  if (!(postponed === null || isPostponedState(postponed)) || !page) return "unreadable state";
+  return { prelude: bytes.subarray(0, preludeLength), postponed, page };
+}
+
+/** Whether `value` has the shape of the state React's prerender leaves (react-dom 19.2). */
+function isPostponedState(value: unknown): value is PostponedState {
+  const state = value as Record<string, unknown> | null;
+  const object = (field: unknown) => typeof field === "object" && field !== null;
+  return (
+    object(state) &&
+    typeof state!.nextSegmentId === "number" &&
+    typeof state!.progressiveChunkSize === "number" &&
+    object(state!.rootFormatContext) &&
+    object(state!.resumableState) &&
+    Array.isArray(state!.replayNodes) &&
+    (typeof state!.replaySlots === "number" || typeof state!.replaySlots === "object")
+  );
+}
+
+/** JSON's value, or undefined if it is not JSON. */
+function parsed(bytes: Uint8Array): unknown {
   try {
-    const state = JSON.parse(new TextDecoder().decode(bytes.subarray(preludeLength))) as ShellState;
-    if (typeof state.page?.route !== "string" || typeof state.postponed !== "object")
-      return "unreadable state";
-    return { prelude: bytes.subarray(0, preludeLength), postponed: state.postponed, page: state.page };
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    return "unreadable state";
+    return undefined;
   }
+}
+
+/** Stored shells' page data as read, by shell id: the most recently used few, per isolate. */
+const readPages = new Map<string, PageData>();
+const READ_PAGES_KEPT = 32;
+
+/**
+ * A stored shell's page data: parsed once per isolate and kept frozen under the shell's id (most
+ * of a shell's state, and the same for every visitor), so that no page can change what the next
+ * visitor's holes are rendered with. Null if it is not page data.
+ */
+function readPage(id: string | null, bytes: Uint8Array): PageData | null {
+  const known = id === null ? undefined : readPages.get(id);
+  if (known) {
+    // Most recently used last: the first is the one to let go.
+    readPages.delete(id!);
+    readPages.set(id!, known);
+    return known;
+  }
+  const page = parsed(bytes) as PageData | undefined;
+  if (typeof page?.route !== "string") return null;
+  if (id !== null) {
+    readPages.set(id, deepFrozen(page));
+    if (readPages.size > READ_PAGES_KEPT) readPages.delete(readPages.keys().next().value!);
+  }
+  return page;
+}
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFrozen(child);
+  }
+  return value;
 }
 
 /**
  * The answer: the shell at once, then the holes as React resumes them with the visitor's data,
- * under the response's nonce. Why not, if React cannot resume the stored state (nothing sent).
+ * under the response's nonce. A stored shell reaches here only once its state has been read
+ * (storedShell()), so React is given what it wrote; should it still fail to resume, the holes
+ * are ended in place with the failure's digest (resumeFailed()), as a hole that throws is.
  */
-async function resumed(
-  c: AppContext,
-  module: RouteModule,
-  shell: Shell,
-  visitor: Promise<unknown>,
-): Promise<Response | string> {
+function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Promise<unknown>): Response {
   const headers = answerHeaders("html", module, shell.page.status);
   if (shell.postponed === null)
     return htmlResponse(new Blob([shell.prelude]).stream(), shell.page.status, headers);
@@ -276,41 +331,77 @@ async function resumed(
   // The embedded page data is in the prelude already: resume renders only the way to the holes.
   const tree = documentTree(c, module, page, nonce, "");
   const deadline = renderDeadline(c, hole.settled);
-  let stream: Awaited<ReturnType<typeof resume>>;
-  try {
-    stream = await timed(c, "resume", () =>
+  // Begun once the prelude is on its way: React replays the way to the holes at once, in the
+  // same turn, and the first byte should not wait for it.
+  let begin!: () => void;
+  const begun = new Promise<void>((resolve) => (begin = resolve));
+  const holes = begun.then(() =>
+    timed(c, "resume", () =>
       resume(tree, shell.postponed!, {
         nonce,
         signal: deadline.signal,
         onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
       }),
-    );
-  } catch (error) {
-    deadline.done();
-    return `resume failed: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  stream.allReady.then(deadline.done, deadline.done);
-  logWhenSettled(c.get("log"), stream.allReady);
-  return htmlResponse(prefixed(shell.prelude, stream), shell.page.status, headers);
+    ),
+  );
+  const ended = holes.then((stream) => stream.allReady);
+  ended.then(deadline.done, deadline.done);
+  logWhenSettled(
+    c.get("log"),
+    ended.catch(() => {}),
+  );
+  const failed = (error: unknown) => resumeFailed(capture(error), nonce);
+  return htmlResponse(prefixed(shell.prelude, begin, holes, failed), shell.page.status, headers);
 }
 
-/** `prefix`, then what `rest` streams. */
+/**
+ * The end of a document whose holes React could not resume: the visitor's value as an error
+ * with `digest`, where the page reads it (a browser renders the holes itself once the document
+ * has loaded, and shows the route error view with the digest), then the document's end.
+ */
+function resumeFailed(digest: string, nonce: string): Uint8Array {
+  const value = JSON.stringify({ error: { digest } });
+  const script = `<script type="application/json" ${DEFERRED_ATTR}="${VISITOR_KEY}" nonce="${nonce}">${value}</script>`;
+  return new TextEncoder().encode(`${script}</body></html>`);
+}
+
+/**
+ * `prefix`, then what `rest` streams once it is ready, or `failed`'s bytes if it cannot be.
+ * `begin` starts `rest`: in the turn after the prefix is taken, or when the answer is cancelled
+ * (so that what waits on `rest` still ends).
+ */
 function prefixed(
   prefix: Uint8Array<ArrayBuffer>,
-  rest: ReadableStream<Uint8Array>,
+  begin: () => void,
+  rest: Promise<ReadableStream<Uint8Array>>,
+  failed: (error: unknown) => Uint8Array,
 ): ReadableStream<Uint8Array> {
-  const reader = rest.getReader();
+  // Handled here; pull() reads it.
+  const ready = rest.then(
+    (stream) => ({ reader: stream.getReader() }),
+    (error: unknown) => ({ failure: failed(error) }),
+  );
   let sentPrefix = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!sentPrefix) {
         sentPrefix = true;
+        setTimeout(begin, 0);
         return controller.enqueue(prefix);
       }
-      const { done, value } = await reader.read();
+      const next = await ready;
+      if ("failure" in next) {
+        controller.enqueue(next.failure);
+        return controller.close();
+      }
+      const { done, value } = await next.reader.read();
       if (done) controller.close();
       else controller.enqueue(value);
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: async (reason) => {
+      begin();
+      const next = await ready;
+      if ("reader" in next) await next.reader.cancel(reason);
+    },
   });
 }

@@ -97,8 +97,11 @@ export function timingsField(timings: Timings): Record<string, [number, number]>
   return field;
 }
 
-/** What Server-Timing carries: what is known before the first byte. Not the total, nor deferred values. */
-const HEADER_PHASES: readonly Phase[] = ["match", "cache", "action", "loader", "shell", "resume"];
+/**
+ * What Server-Timing carries: what is known before the first byte. Not the total, nor deferred
+ * values, nor a stored shell's resume (its prelude is sent first).
+ */
+const HEADER_PHASES: readonly Phase[] = ["match", "cache", "action", "loader", "shell"];
 const TIMED_KINDS: ReadonlySet<RequestKind> = new Set(["html", "data", "action"]);
 const SERVER_TIMING_HEADER = "Server-Timing";
 

@@ -79,10 +79,11 @@ const freshDeploy = (vars: Partial<Env> = ON): Partial<Env> => ({
 
 describe("Server-Timing", () => {
   it("on an HTML page: the route match, the loader, D1's time and query count, and the shell", async () => {
-    // The guestbook's first request in a deploy: its shell is prerendered, then resumed.
+    // The guestbook's first request in a deploy: its shell is prerendered, then resumed (after the
+    // header: the prelude is sent first, so the resume is on the log line only: shell.test.tsx).
     const { response } = await send("/guestbook", {}, freshDeploy());
     expect(response.status).toBe(200);
-    expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell", "resume"]);
+    expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell"]);
     const d1 = metrics(response).find((metric) => metric.name === "d1")!;
     // The guestbook page reads its entries and their count in one batch of two statements.
     expect(d1.desc).toBe("2 queries");
@@ -95,11 +96,11 @@ describe("Server-Timing", () => {
     expect(names(response)).toEqual(["match", "cache", "loader", "d1"]);
   });
 
-  it("on a stored shell: the lookup, said to be a shell, and the resume; no loader, no render", async () => {
+  it("on a stored shell: the lookup, said to be a shell; no loader, no render", async () => {
     const deploy = freshDeploy();
     await send("/guestbook", {}, deploy);
     const { response, body } = await send("/guestbook", {}, deploy);
-    expect(names(response)).toEqual(["match", "cache", "resume"]);
+    expect(names(response)).toEqual(["match", "cache"]);
     expect(metrics(response)[1]).toMatchObject({ name: "cache", desc: "shell" });
     expect(body).toContain("<h1>Guestbook</h1>");
   });
@@ -156,7 +157,7 @@ describe("Server-Timing", () => {
       freshDeploy({ ...PRODUCTION, LOCAL_SERVER: "1" } as Partial<Env>),
     );
     for (const { response } of [dev, preview])
-      expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell", "resume"]);
+      expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell"]);
   });
 
   it("is never stored in the edge cache: the entries of a page hold none", async () => {

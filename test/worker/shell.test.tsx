@@ -57,6 +57,15 @@ function Outside({ visitor }: PageProps<null, string, unknown, typeof visitorLoa
   return <h1>{name}</h1>;
 }
 
+/** Renders of Fragile: the first is the prerender, the second React's resume of it. */
+let fragileRenders = 0;
+
+function Fragile(props: PageProps<{ runs: number; rows: string[] }, string, unknown, typeof visitorLoader>) {
+  fragileRenders += 1;
+  if (fragileRenders === 2) throw new Error("the page failed while its holes were resumed");
+  return <Greeting {...props} />;
+}
+
 function Scripted() {
   return <div dangerouslySetInnerHTML={{ __html: "<script>window.planted = 1</script>" }} />;
 }
@@ -75,6 +84,7 @@ const routes = [
   page("/uncached", module({ cache: undefined })),
   page("/hangs", module({ visitorLoader: () => new Promise<never>(() => {}) })),
   page("/scripted", module({ default: Scripted })),
+  page("/fragile", module({ default: Fragile })),
 ];
 
 const { send } = recordedApp(routes);
@@ -155,6 +165,21 @@ describe("a page with a per-visitor loader", () => {
     expect(body).not.toContain("the visitor&#x27;s part failed");
   });
 
+  it("switches a hole to the browser's rendering, with its line's digest, when the page fails as resumed", async () => {
+    const { response, body, lines } = await send(`/fragile?${fresh()}`, as("Ada"));
+    // The shell was on its way before React resumed: the answer stands, its hole in error.
+    expect(response.status).toBe(200);
+    expect(body).toContain("Finding you…");
+    expect(body).not.toContain("Hello, Ada");
+    const digest = /\$RX\("B:0","([0-9a-z]+)"/.exec(body)?.[1];
+    expect(lines[0]).toMatchObject({
+      level: "error",
+      digest,
+      message: "the page failed while its holes were resumed",
+    });
+    expect(body.match(/<\/html>/g)).toHaveLength(1);
+  });
+
   it("renders whole, its hole streamed in the same answer, when the page is not cached", async () => {
     const first = await send(`/uncached?${fresh()}`, as("Ada"));
     const second = await send(`/uncached`, as("Bob"));
@@ -213,6 +238,57 @@ describe("a page with a per-visitor loader", () => {
       expect(again.body, why).toContain("Hello, Bob");
       expect(again.body.match(/<\/html>/g), why).toHaveLength(1);
     }
+  });
+});
+
+/** `stored` with React's postponed state replaced by what `edit` makes of it. */
+async function withPostponed(stored: Response, edit: (state: Record<string, unknown>) => unknown) {
+  const bytes = new Uint8Array(await stored.arrayBuffer());
+  const at = Number(stored.headers.get("X-Verge-Prelude-Length"));
+  const end = at + Number(stored.headers.get("X-Verge-Postponed-Length"));
+  const state = JSON.parse(new TextDecoder().decode(bytes.subarray(at, end))) as Record<string, unknown>;
+  const postponed = new TextEncoder().encode(JSON.stringify(edit(state)));
+  const body = new Uint8Array(
+    await new Blob([bytes.subarray(0, at), postponed, bytes.subarray(end)]).arrayBuffer(),
+  );
+  const headers = new Headers(stored.headers);
+  headers.set("X-Verge-Postponed-Length", String(postponed.byteLength));
+  headers.set("X-Verge-Length", String(body.byteLength));
+  return new Response(body, { headers });
+}
+
+describe("a stored shell React is given", () => {
+  async function storedThen(edit: (state: Record<string, unknown>) => unknown) {
+    const path = `/greet?${fresh()}`;
+    await send(path, as("Ada"));
+    const key = cacheKey(new URL(path, "http://localhost"), "html", cacheGeneration(manifest.build, env));
+    const edited = await withPostponed((await storedShell(path))!, edit);
+    await (caches as unknown as { default: Cache }).default.put(key, edited);
+    return send(path, as("Bob"));
+  }
+
+  it("is not resumed when its state is not the shape React writes: it renders anew", async () => {
+    const again = await storedThen((state) => ({ ...state, replayNodes: "none" }));
+    expect(again.lines[0]).toMatchObject({ cache: "miss", shellRefused: "unreadable state" });
+    expect(again.body).toContain("Hello, Bob");
+  });
+
+  it("ends the document with a digest in the hole when React gives up on it after the shell", async () => {
+    const { response, body, lines } = await storedThen((state) => ({ ...state, replayNodes: [null] }));
+    expect(response.status).toBe(200);
+    expect(lines[0]).toMatchObject({ level: "error", cache: "shell" });
+    expect(body).toContain("Finding you…");
+    // The visitor's value as an error where the page reads it: the browser renders the hole, and
+    // shows the route error view with this digest.
+    const script =
+      /<script type="application\/json" data-deferred="\$visitor" nonce="([^"]+)">([^<]*)<\/script><\/body><\/html>$/.exec(
+        body,
+      );
+    expect(script?.[1]).toBe(cspNonce(response));
+    const { digest } = (JSON.parse(script![2]!) as { error: { digest: string } }).error;
+    const line = lines[0] as { digest: string; errors?: { digest: string }[] };
+    expect([line.digest, ...(line.errors ?? []).map((error) => error.digest)]).toContain(digest);
+    expect(body.match(/<\/html>/g)).toHaveLength(1);
   });
 });
 
