@@ -96,6 +96,7 @@ export default defineConfig(async () => {
             environment: "node",
             include: ["test/e2e/**/*.test.ts", "test/hostile/**/*.e2e.test.ts"],
             globalSetup: ["./test/e2e/global-setup.ts"],
+            setupFiles: ["./test/e2e/servers-ready.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
             // expect.poll waits for what a visitor would see; on a busy machine that can take more

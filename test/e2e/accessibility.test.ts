@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, it } from "vitest";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { useBrowser, openPage } from "./support";
@@ -16,9 +16,11 @@ async function settle(page: Page, path: string) {
   await streamedSectionsIn(page);
 }
 
-describe("accessibility (axe-core)", () => {
+// The two color schemes side by side, each in a browser context of its own: most of each is
+// waiting for pages to go quiet, not work.
+describe.concurrent("accessibility (axe-core)", () => {
   for (const colorScheme of ["light", "dark"] as const) {
-    it(`finds no violations on any example page, ${colorScheme} color scheme`, async () => {
+    it(`finds no violations on any example page, ${colorScheme} color scheme`, async ({ expect }) => {
       const { page, context } = await openPage(browser(), { colorScheme });
       const report: Record<string, string[]> = {};
       for (const path of pages) {

@@ -11,18 +11,21 @@ beforeAll(async () => {
 describe("the browser console", () => {
   it("stays free of errors and warnings on every example page, through hydration and streaming", async () => {
     const found: Record<string, string[]> = {};
-    for (const path of pages) {
-      const { page, problems, context } = await openPage(browser());
-      const response = await page.goto(path, { waitUntil: "networkidle" });
-      await streamedSectionsIn(page);
-      const status = response?.status() ?? 0;
-      // Chromium reports a document's own error status (the 500 examples) as a console error;
-      // that is the page working as designed, not a problem in it.
-      const own = `error: Failed to load resource: the server responded with a status of ${status}`;
-      const real = problems.filter((problem) => !(status >= 400 && problem.startsWith(own)));
-      if (real.length > 0) found[path] = real;
-      await context.close();
-    }
+    // Side by side, each page in a browser context of its own: most of each is waiting on the page.
+    await Promise.all(
+      pages.map(async (path) => {
+        const { page, problems, context } = await openPage(browser());
+        const response = await page.goto(path, { waitUntil: "networkidle" });
+        await streamedSectionsIn(page);
+        const status = response?.status() ?? 0;
+        // Chromium reports a document's own error status (the 500 examples) as a console error;
+        // that is the page working as designed, not a problem in it.
+        const own = `error: Failed to load resource: the server responded with a status of ${status}`;
+        const real = problems.filter((problem) => !(status >= 400 && problem.startsWith(own)));
+        if (real.length > 0) found[path] = real;
+        await context.close();
+      }),
+    );
     expect(found).toEqual({});
   });
 });

@@ -2,7 +2,9 @@
 // runs it (`npm test`'s production build in workerd, edge cache on) on a free port with a fresh
 // local D1 (migrations applied) and SENTRY_DSN pointing at the ingest; the tests' own app
 // (test/fixture-app) built and previewed the same way; and `npm run dev` itself, in a copy of the
-// project (its own local state), for what only the dev server does.
+// project (its own local state), for what only the dev server does. The servers start while the
+// workerd and node tests run: each browser file waits for them first (servers-ready.ts).
+import { createServer } from "node:http";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
 import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
@@ -28,6 +30,8 @@ declare module "vitest" {
     devRoot: string;
     /** The process ids of each server (`npm run preview`, `npm run dev`): workerd runs under it. */
     serverPids: Record<"preview" | "dev", number>;
+    /** GET: answers 200 once every server answers, or 500 saying which did not (servers-ready.ts). */
+    serversReadyURL: string;
   }
 }
 
@@ -91,8 +95,8 @@ async function groupGone(pgid: number) {
   throw new Error("npm run dev left processes running 8 s after SIGTERM (killed now)");
 }
 
-/** `child` serving `url`, once it answers 200 there; its output goes to `logFile`. */
-async function served(child: ChildProcess, url: string, logFile: string, stopGroup = false) {
+/** `child`, to serve `url`: `ready` once it answers 200 there; its output goes to `logFile`. */
+function served(child: ChildProcess, url: string, logFile: string, stopGroup = false) {
   const out = createWriteStream(logFile);
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
@@ -108,13 +112,8 @@ async function served(child: ChildProcess, url: string, logFile: string, stopGro
     // As a developer's Ctrl-C would, SIGTERM must end every process npm run dev started.
     if (stopGroup) await groupGone(child.pid!);
   };
-  try {
-    await waitUntilReady(url, child, logFile);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url, stop, pid: child.pid! };
+  const ready = waitUntilReady(url, child, logFile);
+  return { url, stop, pid: child.pid!, ready };
 }
 
 /** What `npm run dev` reads: its scripts, the sources, the migrations and the configuration. */
@@ -138,8 +137,7 @@ async function startNpmRunDev(copy: string, extra: string[]) {
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const server = await served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"), true);
-  return { ...server, root: copy };
+  return served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"), true);
 }
 
 export default async function setup(project: TestProject) {
@@ -152,29 +150,39 @@ export default async function setup(project: TestProject) {
   const dsn = ["--var", `SENTRY_DSN:${ingest.dsn}`];
   // Kept after the run (dist/ is not committed): when a browser test fails, .ci/run prints its tail.
   const logFile = path.join(root, "dist/e2e-preview.log");
-  const servers: { url: string; stop: () => Promise<void>; pid: number }[] = [];
   const devRoot = await mkdtemp(path.join(os.tmpdir(), "verge-dev-"));
-  try {
-    // Started side by side: each spends most of its start-up bundling or waiting on its own process.
-    const started = await Promise.allSettled([
-      startPreview({ logFile, persistTo: state, extra: dsn }),
-      startPreview({
-        logFile: path.join(root, "dist/e2e-fixture.log"),
-        persistTo: path.join(state, "fixture"),
-        config: "test/fixture-app/vite.config.ts",
-        extra: dsn,
-      }),
-      startNpmRunDev(devRoot, dsn),
-    ]);
-    for (const result of started) if (result.status === "fulfilled") servers.push(result.value);
-    const failed = started.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
-  } catch (error) {
+  // Started side by side, not waited for here: each spends most of its start-up bundling or
+  // waiting on its own process, while the other projects' tests run.
+  const started = await Promise.allSettled([
+    startPreview({ logFile, persistTo: state, extra: dsn }),
+    startPreview({
+      logFile: path.join(root, "dist/e2e-fixture.log"),
+      persistTo: path.join(state, "fixture"),
+      config: "test/fixture-app/vite.config.ts",
+      extra: dsn,
+    }),
+    startNpmRunDev(devRoot, dsn),
+  ]);
+  const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failed = started.find((result) => result.status === "rejected");
+  if (failed) {
     for (const server of servers) await server.stop();
     await ingest.close();
     await rm(devRoot, { recursive: true, force: true });
-    throw error;
+    throw failed.reason;
   }
+  const ready = Promise.all(servers.map((server) => server.ready)).then(
+    () => null,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  const readiness = createServer((_request, response) => {
+    void ready.then((failure) => {
+      response.writeHead(failure === null ? 200 : 500, { "Content-Type": "text/plain" });
+      response.end(failure ?? "ready");
+    });
+  });
+  await new Promise<void>((resolve) => readiness.listen(0, "127.0.0.1", resolve));
+  const { port } = readiness.address() as { port: number };
   project.provide("baseURL", servers[0]!.url);
   project.provide("fixtureURL", servers[1]!.url);
   project.provide("devURL", servers[2]!.url);
@@ -182,8 +190,10 @@ export default async function setup(project: TestProject) {
   project.provide("serverPids", { preview: servers[0]!.pid, dev: servers[2]!.pid });
   project.provide("ingestURL", ingest.url);
   project.provide("logFile", logFile);
+  project.provide("serversReadyURL", `http://127.0.0.1:${port}/`);
 
   return async () => {
+    readiness.close();
     for (const server of servers) await server.stop();
     await ingest.close();
     await rm(state, { recursive: true, force: true });

@@ -7,11 +7,13 @@ import worker from "../../src/worker";
 
 /** Every page of the product's route table with a `cache` policy, and a query its key keeps. */
 const CACHED = ["/", "/slow", "/guestbook", "/guestbook?page=2"];
+/** A document, and the page data a client navigation asks for. */
+const KINDS: Record<string, string>[] = [{}, { "X-Page-Data": "1" }];
 
 async function warm() {
   await Promise.all(
     CACHED.flatMap((path) =>
-      [{}, { "X-Page-Data": "1" }].map(async (headers) => {
+      KINDS.map(async (headers) => {
         const ctx = createExecutionContext();
         const response = await worker.fetch(new Request(`http://localhost${path}`, { headers }), env, ctx);
         await response.arrayBuffer();
