@@ -45,6 +45,12 @@ export const VISITOR_KEY = "$visitor";
 /** id of the visually hidden live region that announces client-side navigations. */
 export const ANNOUNCER_ID = "route-announcer";
 
+/**
+ * The Server-Timing entry that names an answer's ray where Web Vitals are on (`ray;desc="..."`, no
+ * duration): the one header a page can read of its own document's answer (serverTiming).
+ */
+export const RAY_TIMING = "ray";
+
 // Sentry's headers (relay and browser reporter) are in ./sentry-headers.ts: a module of their
 // own keeps them out of the browser's first-paint chunk (esbuild splits by module).
 
@@ -114,6 +120,11 @@ export interface PageData {
   visitor?: DeferredMarker;
   /** Browser error reporting (the document's embedded page data only); absent: the reporter stays off. */
   reporter?: ReporterConfig;
+  /**
+   * The share of page loads (0-1] whose Web Vitals go through the reporter's relay (the document's
+   * embedded page data only; src/shared/vitals.ts); absent: none, and the collector never loads.
+   */
+  vitals?: number;
 }
 
 export interface ReporterConfig {
