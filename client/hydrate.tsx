@@ -12,5 +12,5 @@ export async function hydrate(app: AppDefinition): Promise<void> {
   const page = JSON.parse(pageJson) as PageData;
   const module = await loadModule(app.routes, page);
   hydrateRoot(document, <App app={app} initial={{ page, module }} pageJson={pageJson} />, reactErrorHandlers);
-  startVitals(page);
+  startVitals(page, app.routes);
 }

@@ -1,16 +1,10 @@
 // Page-data requests, and the short-lived cache that makes a click after hover, focus or touch instant.
-import { BUILD_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM, RAY_TIMING, STATUS } from "../src/shared/protocol";
+import { BUILD_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM, STATUS } from "../src/shared/protocol";
 import type { ErrorPayload, PageData, RedirectPayload } from "../src/shared/protocol";
 import { keepBookmark, withBookmark } from "./bookmark";
 
-/**
- * A page to render (with the ray its answer named, for Web Vitals), a loader failure to show, a
- * redirect to follow, or null: do a full page load.
- */
-export type Answer = { page: PageData; ray?: string } | { error: ErrorPayload } | RedirectPayload | null;
-
-/** The ray a page-data answer names in Server-Timing (src/shared/vitals.ts), where vitals are on. */
-const RAY = new RegExp(`(?:^|,)\\s*${RAY_TIMING};desc="([\\w-]+)"`);
+/** A page to render, a loader failure to show, a redirect to follow, or null: do a full page load. */
+export type Answer = { page: PageData } | { error: ErrorPayload } | RedirectPayload | null;
 
 /** Long enough to cover hover-then-click, short enough that a page is not shown stale. */
 export const PREFETCH_TTL_MS = 10_000;
@@ -35,10 +29,8 @@ export async function requestPage(url: URL, build: string, signal?: AbortSignal)
   const body = (await response.json().catch(() => null)) as Body;
   if (!body) return null;
   if (response.ok && typeof body.redirect === "string") return { redirect: body.redirect };
-  if ((response.ok || response.status === STATUS.notFound) && "route" in body) {
-    const ray = RAY.exec(response.headers.get("Server-Timing") ?? "")?.[1];
-    return { page: body as PageData, ...(ray ? { ray } : {}) };
-  }
+  if ((response.ok || response.status === STATUS.notFound) && "route" in body)
+    return { page: body as PageData };
   if (response.status === STATUS.serverError && body.error?.digest) return { error: body.error };
   // 409 (another build) and anything unexpected: the server's own document says it best.
   return null;

@@ -10,7 +10,6 @@ import { popEntry, pushEntry } from "./scroll";
 import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
-import { viewShown } from "./vitals";
 
 export interface PageState {
   page: PageData;
@@ -102,8 +101,6 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
       if (needsModule && page.route !== match?.route.path) return fullLoad(url, mode);
       const before = currentHeading();
       if (mode === "push" || mode === "replace") pushEntry(url.href, mode === "replace");
-      if (mode !== "stay")
-        viewShown(url.href, { route: page.route, ray: "ray" in answer ? answer.ray : undefined });
       shown = url;
       await deps.show({ page, module: needsModule ? module! : null });
       if (mode === "stay" || current !== controller) return;

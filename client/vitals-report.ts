@@ -1,28 +1,49 @@
 // Web Vitals, loaded by client/vitals.ts once the page is idle: Google's web-vitals measures each
 // view (a document load, a back/forward cache restore and, where the browser reports soft
 // navigations, a client navigation), and each view's figures go once, when it is hidden or left,
-// as a Sentry transaction envelope through the relay (docs/protocol.md, "Web Vitals").
+// as a Sentry transaction envelope through the relay (docs/protocol.md, "Web Vitals"). What a view
+// showed is read here, from its URL and the browser's timing entries: the router keeps nothing.
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricType } from "web-vitals";
-import { RAY_TIMING, STATUS, type PageData, type ReporterConfig } from "../src/shared/protocol";
+import { PAGE_DATA_PARAM, STATUS, type PageData, type ReporterConfig } from "../src/shared/protocol";
+import type { RouteTable } from "../src/shared/route-module";
+import { matchRoute } from "../src/shared/routing";
 import {
   NO_ROUTE,
+  RAY_TIMING,
   VITAL_UNITS,
   VITALS_KEY,
-  type NavigationKind,
   type VitalName,
   type VitalsSummary,
 } from "../src/shared/vitals";
-import { shownView, type ShownView } from "./vitals";
 
 interface View {
-  summary: VitalsSummary;
-  op: "pageload" | "navigation";
+  tags: VitalsSummary;
+  values: Partial<Record<VitalName, number>>;
+  /** A client navigation (Sentry's op "navigation"), not a page load. */
+  client: boolean;
   /** When the view began, in ms from the document's time origin. */
   start: number;
+  sent?: boolean;
 }
 
-const hex = (bytes: number) =>
-  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+/** Random hex, 16 characters a word: Sentry's ids (2 words for events and traces, 1 for spans). */
+const hex = (words: number) =>
+  Array.from(crypto.getRandomValues(new BigUint64Array(words)), (word) =>
+    word.toString(16).padStart(16, "0"),
+  ).join("");
+
+/** The ray an answer named in its Server-Timing (src/server/vitals.ts), if it did. */
+const rayOf = (entry?: PerformanceEntry) =>
+  (entry as PerformanceResourceTiming | undefined)?.serverTiming.find((timing) => timing.name === RAY_TIMING)
+    ?.description;
+
+/** A page's address as its page-data request names it, less the marker: what tells two pages apart. */
+const pageOf = (href: string) => {
+  const url = new URL(href);
+  url.hash = "";
+  url.searchParams.delete(PAGE_DATA_PARAM);
+  return url.href;
+};
 
 /**
  * The envelope: its header names the DSN, the trace (Sentry's dynamic sampling context) and, under
@@ -30,29 +51,26 @@ const hex = (bytes: number) =>
  * whose measurements are the view's vitals, as Sentry's browser SDK sends a page load's. Nothing in
  * it is the page's URL, and Sentry is told not to infer the visitor's address.
  */
-export function writeEnvelope(config: ReporterConfig, rate: number, view: View): string {
-  const { summary } = view;
-  const eventId = hex(16);
-  const traceId = hex(16);
+function writeEnvelope(config: ReporterConfig, rate: number, { tags, values, client, start }: View): string {
+  const eventId = hex(2);
+  const traceId = hex(2);
   const measurements: Record<string, { value: number; unit: string }> = {};
-  for (const [name, unit] of Object.entries(VITAL_UNITS)) {
-    const value = summary[name as VitalName];
-    if (value !== undefined) measurements[name] = { value, unit };
-  }
+  for (const [name, value] of Object.entries(values))
+    measurements[name] = { value, unit: VITAL_UNITS[name as VitalName] };
   const now = Date.now() / 1000;
   const sdk = { name: "verge.vitals", version: "1.0.0" };
-  const { route, build, navigation, ray } = summary;
+  const { route, build } = tags;
   const event = JSON.stringify({
     event_id: eventId,
     type: "transaction",
     platform: "javascript",
     transaction: route,
     transaction_info: { source: "route" },
-    start_timestamp: Math.min(now, (performance.timeOrigin + view.start) / 1000),
+    start_timestamp: Math.min(now, (performance.timeOrigin + start) / 1000),
     timestamp: now,
     release: build,
-    contexts: { trace: { trace_id: traceId, span_id: hex(8), op: view.op } },
-    tags: { route, build, navigation, ...(ray ? { ray } : {}) },
+    contexts: { trace: { trace_id: traceId, span_id: hex(1), op: client ? "navigation" : "pageload" } },
+    tags,
     measurements,
     spans: [],
     // The browser's name and version pick Sentry's score thresholds; no URL, no address.
@@ -68,58 +86,49 @@ export function writeEnvelope(config: ReporterConfig, rate: number, view: View):
     sampled: "true",
   };
   const header = { event_id: eventId, sent_at: new Date().toISOString(), dsn: config.dsn, sdk, trace };
-  return `${JSON.stringify({ ...header, [VITALS_KEY]: summary })}\n{"type":"transaction"}\n${event}\n`;
+  return `${JSON.stringify({ ...header, [VITALS_KEY]: { ...tags, ...values } })}\n{"type":"transaction"}\n${event}\n`;
 }
 
-export function collect(page: PageData): void {
-  const config = page.reporter;
-  const rate = page.vitals;
-  if (!config || !rate) return;
-  const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-  const loaded: ShownView = {
-    route: page.route,
-    ray: navigation?.serverTiming?.find((entry) => entry.name === RAY_TIMING)?.description,
-  };
-  const views = new Map<string, View>();
-  const sent = new Set<string>();
-  let restores = 0;
+export function collect(page: PageData, routes: RouteTable): void {
+  const { reporter } = page;
+  if (!reporter) return;
+  /** By web-vitals' navigationStartTime: 0 for the document, when it began for each later view. */
+  const views = new Map<number, View>();
+  /** Refused by the relay's limits: the rest of this document's reports are not sent. */
   let stopped = false;
-  // Registered before web-vitals' own listener (both capture), so its restore reports count as the new view.
-  addEventListener("pageshow", (event) => void (event.persisted && restores++), true);
 
-  /** The view a metric belongs to, by web-vitals' navigation type: its key and a fresh record. */
-  function viewOf(metric: MetricType): [string, View] | null {
+  /** What the view `metric` belongs to showed: its route pattern, the ray of the answer it came from. */
+  function viewOf(metric: MetricType): View {
     const type = metric.navigationType;
-    let key = "load";
-    let shown: ShownView | undefined = loaded;
-    if (type === "soft-navigation") {
-      key = `client ${metric.navigationId}`;
-      shown = shownView(metric.navigationURL ?? "");
-    } else if (type === "back-forward-cache") {
-      // Restored as it was left: the page on screen then, which a client navigation may have shown.
-      key = `restore ${restores}`;
-      shown = shownView(location.href) ?? loaded;
-    }
-    if (!shown) return null;
-    const kind: NavigationKind = type === "soft-navigation" ? "client" : type;
-    const summary: VitalsSummary = { route: shown.route ?? NO_ROUTE, build: page.build, navigation: kind };
-    if (shown.ray) summary.ray = shown.ray;
-    const op = type === "soft-navigation" ? "navigation" : "pageload";
-    return [key, { summary, op, start: metric.navigationStartTime ?? 0 }];
+    const client = type === "soft-navigation";
+    const restored = type === "back-forward-cache";
+    // Restored as it was left: the page on screen then, which a client navigation may have shown.
+    const href = pageOf(restored ? location.href : (metric.navigationURL ?? location.href));
+    const [loaded] = performance.getEntriesByType("navigation");
+    // A page a client navigation showed came from a page-data answer (an action's answer has no ray).
+    const data = performance
+      .getEntriesByType("resource")
+      .findLast((entry) => rayOf(entry) && pageOf(entry.name) === href);
+    const ray = rayOf(client ? data : restored ? (data ?? loaded) : loaded);
+    const tags: VitalsSummary = {
+      route: matchRoute(routes, new URL(href).pathname)?.route.path ?? NO_ROUTE,
+      build: page.build,
+      navigation: client ? "client" : type,
+      ...(ray && { ray }),
+    };
+    return { tags, values: {}, client, start: metric.navigationStartTime ?? 0 };
   }
 
-  function send(key: string): void {
-    const view = views.get(key);
-    views.delete(key);
-    if (!view || sent.has(key) || stopped) return;
-    sent.add(key);
+  function send(view: View): void {
+    if (view.sent || stopped) return;
+    view.sent = true;
     // A view with no figure of its own (a client navigation that only got the placeholder TTFB).
-    if (!Object.keys(VITAL_UNITS).some((name) => name in view.summary)) return;
-    fetch(config!.tunnel, {
+    if (!Object.keys(view.values).length) return;
+    fetch(reporter!.tunnel, {
       method: "POST",
       // text/plain keeps it a simple request; keepalive lets it outlive a page being left.
       headers: { "Content-Type": "text/plain;charset=UTF-8" },
-      body: writeEnvelope(config!, rate!, view),
+      body: writeEnvelope(reporter!, page.vitals!, view),
       keepalive: true,
     }).then(
       (response) => void (response.status === STATUS.tooManyRequests && (stopped = true)),
@@ -128,22 +137,21 @@ export function collect(page: PageData): void {
   }
 
   const add = (metric: MetricType) => {
-    const found = viewOf(metric);
-    if (!found || sent.has(found[0])) return;
-    let view = views.get(found[0]);
+    const key = metric.navigationStartTime ?? 0;
+    let view = views.get(key);
     if (!view) {
-      views.set(found[0], (view = found[1]));
       // A new view: web-vitals gives the views before it their last figures in this same task.
-      const left = [...views.keys()].filter((key) => key !== found[0]);
+      const left = [...views.values()];
       setTimeout(() => left.forEach(send));
+      views.set(key, (view = viewOf(metric)));
     }
     const name = metric.name.toLowerCase() as VitalName;
     // A client navigation's TTFB is web-vitals' placeholder 0; its page-data request has its own log line.
-    if (!(name === "ttfb" && metric.navigationType === "soft-navigation")) view.summary[name] = metric.value;
+    if (!view.sent && !(name === "ttfb" && view.client)) view.values[name] = metric.value;
   };
   for (const on of [onCLS, onINP, onLCP, onFCP, onTTFB]) (on as typeof onTTFB)(add, { reportSoftNavs: true });
   // After web-vitals' own listener (capture), which reports the final CLS, INP and LCP first.
   addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden") [...views.keys()].forEach(send);
+    if (document.visibilityState === "hidden") views.forEach(send);
   });
 }

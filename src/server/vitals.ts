@@ -4,8 +4,7 @@
 import type { AppContext } from "./context";
 import { underLocalServer } from "./dev";
 import { parseDsn } from "./sentry-dsn";
-import { RAY_TIMING } from "../shared/protocol";
-import { NAVIGATION_KINDS, NO_ROUTE, VITAL_UNITS, type VitalsSummary } from "../shared/vitals";
+import { NAVIGATION_KINDS, NO_ROUTE, RAY_TIMING, VITAL_UNITS, type VitalsSummary } from "../shared/vitals";
 
 /** The share of page loads deployed workers measure when VITALS_SAMPLE_RATE is empty. */
 export const DEFAULT_VITALS_RATE = 0.1;

@@ -45,12 +45,6 @@ export const VISITOR_KEY = "$visitor";
 /** id of the visually hidden live region that announces client-side navigations. */
 export const ANNOUNCER_ID = "route-announcer";
 
-/**
- * The Server-Timing entry that names an answer's ray where Web Vitals are on (`ray;desc="..."`, no
- * duration): the one header a page can read of its own document's answer (serverTiming).
- */
-export const RAY_TIMING = "ray";
-
 // Sentry's headers (relay and browser reporter) are in ./sentry-headers.ts: a module of their
 // own keeps them out of the browser's first-paint chunk (esbuild splits by module).
 

@@ -1,6 +1,12 @@
-// The Web Vitals part of the protocol: what a vitals envelope tells the relay in its header line
-// (docs/protocol.md, "Web Vitals"). A module of its own, out of the first-paint chunk and the
-// router's: only the collector and the relay read it (RAY_TIMING is in ./protocol.ts).
+// The Web Vitals part of the protocol: the ray each answer names for them, and what a vitals
+// envelope tells the relay in its header line (docs/protocol.md, "Web Vitals"). A module of its
+// own, out of the first-paint chunk and the router's: only the collector and the server read it.
+
+/**
+ * The Server-Timing entry that names an answer's ray where Web Vitals are on (`ray;desc="..."`, no
+ * duration): what a page can read of its document's and its page-data answers (serverTiming).
+ */
+export const RAY_TIMING = "ray";
 
 /** The envelope header key of a vitals report's summary: the relay reads only the header line. */
 export const VITALS_KEY = "verge_vitals";
