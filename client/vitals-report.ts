@@ -4,7 +4,7 @@
 // as a Sentry transaction envelope through the relay (docs/protocol.md, "Web Vitals"). What a view
 // showed is read here, from its URL and the browser's timing entries: the router keeps nothing.
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricType } from "web-vitals";
-import { PAGE_DATA_PARAM, STATUS, type PageData, type ReporterConfig } from "../src/shared/protocol";
+import { PAGE_DATA_PARAM, STATUS, type PageData } from "../src/shared/protocol";
 import type { RouteTable } from "../src/shared/route-module";
 import { matchRoute } from "../src/shared/routing";
 import {
@@ -46,47 +46,36 @@ const pageOf = (href: string) => {
 };
 
 /**
- * The envelope: its header names the DSN, the trace (Sentry's dynamic sampling context) and, under
- * VITALS_KEY, the summary the relay logs; its one item is a transaction named by the route pattern
- * whose measurements are the view's vitals, as Sentry's browser SDK sends a page load's. Nothing in
- * it is the page's URL, and Sentry is told not to infer the visitor's address.
+ * The envelope: its header names the DSN and, under VITALS_KEY, the summary the relay logs; its one
+ * item is a transaction named by the route pattern whose measurements are the view's vitals, as
+ * Sentry's browser SDK sends a page load's, with only what Sentry's ingest needs or shows. Nothing
+ * in it is the page's URL, and Sentry is told not to infer the visitor's address.
  */
-function writeEnvelope(config: ReporterConfig, rate: number, { tags, values, client, start }: View): string {
-  const eventId = hex(2);
-  const traceId = hex(2);
+function writeEnvelope(dsn: string, { tags, values, client, start }: View): string {
+  const event_id = hex(2);
+  const now = Date.now() / 1000;
   const measurements: Record<string, { value: number; unit: string }> = {};
   for (const [name, value] of Object.entries(values))
     measurements[name] = { value, unit: VITAL_UNITS[name as VitalName] };
-  const now = Date.now() / 1000;
-  const sdk = { name: "verge.vitals", version: "1.0.0" };
-  const { route, build } = tags;
-  const event = JSON.stringify({
-    event_id: eventId,
+  const event = {
+    event_id,
     type: "transaction",
     platform: "javascript",
-    transaction: route,
+    transaction: tags.route,
     transaction_info: { source: "route" },
     start_timestamp: Math.min(now, (performance.timeOrigin + start) / 1000),
     timestamp: now,
-    release: build,
-    contexts: { trace: { trace_id: traceId, span_id: hex(1), op: client ? "navigation" : "pageload" } },
+    release: tags.build,
+    contexts: { trace: { trace_id: hex(2), span_id: hex(1), op: client ? "navigation" : "pageload" } },
     tags,
     measurements,
-    spans: [],
     // The browser's name and version pick Sentry's score thresholds; no URL, no address.
     request: { headers: { "User-Agent": navigator.userAgent } },
-    sdk: { ...sdk, settings: { infer_ip: "never" } },
-  });
-  const trace = {
-    trace_id: traceId,
-    public_key: new URL(config.dsn).username,
-    release: build,
-    transaction: route,
-    sample_rate: String(rate),
-    sampled: "true",
+    sdk: { name: "verge.vitals", version: "1", settings: { infer_ip: "never" } },
   };
-  const header = { event_id: eventId, sent_at: new Date().toISOString(), dsn: config.dsn, sdk, trace };
-  return `${JSON.stringify({ ...header, [VITALS_KEY]: { ...tags, ...values } })}\n{"type":"transaction"}\n${event}\n`;
+  // sent_at lets Sentry correct a visitor's clock; the summary is what the relay logs.
+  const header = { event_id, sent_at: new Date().toISOString(), dsn, [VITALS_KEY]: { ...tags, ...values } };
+  return [header, { type: "transaction" }, event].map((part) => JSON.stringify(part)).join("\n");
 }
 
 export function collect(page: PageData, routes: RouteTable): void {
@@ -124,11 +113,10 @@ export function collect(page: PageData, routes: RouteTable): void {
     view.sent = true;
     // A view with no figure of its own (a client navigation that only got the placeholder TTFB).
     if (!Object.keys(view.values).length) return;
+    // A string body goes as text/plain, a simple request; keepalive lets it outlive the page.
     fetch(reporter!.tunnel, {
       method: "POST",
-      // text/plain keeps it a simple request; keepalive lets it outlive a page being left.
-      headers: { "Content-Type": "text/plain;charset=UTF-8" },
-      body: writeEnvelope(reporter!, page.vitals!, view),
+      body: writeEnvelope(reporter!.dsn, view),
       keepalive: true,
     }).then(
       (response) => void (response.status === STATUS.tooManyRequests && (stopped = true)),
