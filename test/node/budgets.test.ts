@@ -16,22 +16,20 @@ const OVER_REACT_BUDGET = 6_000;
 const GUESTBOOK_JS_BUDGET = 75.5 * 1024;
 
 /**
- * Everything Web Vitals load after the page is idle (client/vitals-report.ts and what it imports
- * beyond the first load), gzipped. The aim was 3 KB; Google's web-vitals alone is 3.4 KB since it
- * measures soft navigations (6.x: client navigations' own LCP, CLS and INP), so the budget is what
- * that costs plus the envelope writer, and a test keeps it there.
+ * What Web Vitals load after the page is idle (client/vitals-report.ts and what it imports beyond
+ * the first load), gzipped, over Google's web-vitals itself (its five metrics, bundled alone as
+ * below). Issue 32 asked for 3 KB in all, which cannot hold: web-vitals 6, the version that
+ * measures client navigations (soft navigations), is 3.2 KB gzip by itself, and the collector is
+ * 4.2 KB in all. What is held is verge's own share (the view bookkeeping, the envelope writer, the
+ * chunk's import line and debug ID), about 1 KB.
  */
-const VITALS_JS_BUDGET = 4.5 * 1024;
+const VITALS_OVER_LIBRARY_BUDGET = 1_100;
 
-/** react + react-dom/client alone: minified production, bundled by esbuild, gzipped. */
-async function reactItselfGzip(): Promise<number> {
+/** `contents` (a module that exports what it bundles) minified for production by esbuild, gzipped. */
+async function bundledGzip(contents: string): Promise<number> {
   const result = await esbuild.build({
     absWorkingDir: root,
-    stdin: {
-      contents: `export * as React from "react"; export * as ReactDOM from "react-dom/client";`,
-      resolveDir: root,
-      loader: "ts",
-    },
+    stdin: { contents, resolveDir: root, loader: "ts" },
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -42,6 +40,14 @@ async function reactItselfGzip(): Promise<number> {
   });
   return gzipSize(result.outputFiles[0]!.contents);
 }
+
+/** react + react-dom/client alone. */
+const reactItselfGzip = () =>
+  bundledGzip(`export * as React from "react"; export * as ReactDOM from "react-dom/client";`);
+
+/** Google's web-vitals alone: the five metrics the collector uses. */
+const webVitalsItselfGzip = () =>
+  bundledGzip(`export { onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";`);
 
 const { manifest } = readBuild();
 
@@ -111,12 +117,17 @@ describe("JavaScript budget of Web Vitals", () => {
       expect([...firstLoad(module).loaded]).not.toContain(`/${collector}`);
   });
 
-  it(`is at most ${VITALS_JS_BUDGET} bytes gzipped, web-vitals included`, () => {
+  it(`is at most web-vitals itself + ${VITALS_OVER_LIBRARY_BUDGET} bytes gzipped`, async () => {
     const first = firstLoad(HOME).loaded;
     const extra = [...staticClosure([`/${collector}`])].filter((href) => !first.has(href));
     const total = extra.reduce((sum, href) => sum + gzipSize(asset(href)), 0);
-    console.log(`Web Vitals JS: ${extra.length} files, ${total} B gzip`);
+    const library = await webVitalsItselfGzip();
+    console.log(
+      `Web Vitals JS: ${extra.length} files, ${total} B gzip; web-vitals itself ${library} B gzip; ` +
+        `verge adds ${total - library} B`,
+    );
     expect(readBuild().chunks[collector!]).toContain("node_modules/web-vitals/dist/web-vitals.js");
-    expect(total).toBeLessThanOrEqual(VITALS_JS_BUDGET);
+    expect(library).toBeGreaterThan(2_000); // a sanity check that web-vitals was really bundled
+    expect(total).toBeLessThanOrEqual(library + VITALS_OVER_LIBRARY_BUDGET);
   });
 });
