@@ -5,10 +5,12 @@ import { hydrateRoot } from "react-dom/client";
 import { PAGE_DATA_SCRIPT_ID, type PageData } from "../src/shared/protocol";
 import type { AppDefinition } from "../src/shared/route-module";
 import { App, loadModule } from "./app";
+import { startVitals } from "./vitals";
 
 export async function hydrate(app: AppDefinition): Promise<void> {
   const pageJson = document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "null";
   const page = JSON.parse(pageJson) as PageData;
   const module = await loadModule(app.routes, page);
   hydrateRoot(document, <App app={app} initial={{ page, module }} pageJson={pageJson} />, reactErrorHandlers);
+  startVitals(page, app.routes);
 }

@@ -6,7 +6,8 @@ import type { ClientRouter } from "../src/shared/router-context";
 import type { RouteModule, RouteTable } from "../src/shared/route-module";
 import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } from "./prefetch";
 import { announcement, currentHeading } from "./announcer";
-import { popEntry, pushEntry, settle } from "./scroll";
+import { popEntry, pushEntry } from "./scroll";
+import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
 

@@ -1,5 +1,6 @@
-// Scroll and focus around client navigations: the top of a new page, the old spot on
-// Back/Forward (kept per history entry), a #hash target, and focus on the main content.
+// Scroll positions per history entry, kept across client navigations and full loads: the old
+// spot on Back/Forward. Where a client navigation then scrolls and focuses is ./settle.ts (the
+// router's chunk): only what the first paint needs is here.
 
 type Position = [number, number];
 
@@ -55,18 +56,5 @@ export function popEntry(): void {
   keyEntry();
 }
 
-/** After the new page rendered: focus its main content, then scroll where it belongs. */
-export function settle(hash: string, restore: boolean): void {
-  document.getElementById("main")?.focus({ preventScroll: true });
-  const saved = restore ? positions.get(current) : undefined;
-  let id = hash.slice(1);
-  try {
-    id = decodeURIComponent(id);
-  } catch {
-    // a malformed escape: look the id up as written
-  }
-  const target = id ? document.getElementById(id) : null;
-  if (saved) scrollTo(saved[0], saved[1]);
-  else if (target) target.scrollIntoView();
-  else scrollTo(0, 0);
-}
+/** Where the history entry on screen was scrolled to when it was last left, if it was. */
+export const savedPosition = (): Position | undefined => positions.get(current);

@@ -1,8 +1,3 @@
-export declare function injectDebugId(
-  code: string,
-  mapText: string,
-  mapDir: string,
-): { code: string; map: string; portableMap: string; debugId: string };
 export declare function readDebugId(code: string): string | undefined;
 export declare function debugIdSnippet(code: string): string;
 export declare function withDebugId(

@@ -1,13 +1,11 @@
 // Sentry debug IDs for a built bundle: what lets Sentry (and `npm run logs`) pair a minified file
-// with its source map without trusting URLs or releases. The client build calls injectDebugId on
-// each JavaScript output and its map as it writes them; the worker build, injectDebugIdInFile.
+// with its source map without trusting URLs or releases. verge/vite appends debugIdSnippet to each
+// chunk it renders and writes each map withDebugId.
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-const MAP_URL_LINE = /\n\/\/# sourceMappingURL=[^\n]*\n?$/;
 const DEBUG_ID_LINE = /^\/\/# debugId=([0-9a-f-]{36})\s*$/im;
 
 /**
@@ -57,55 +55,7 @@ export function withDebugId(map, code, mapDir) {
   return JSON.stringify({ ...rest, sources, debug_id: id, debugId: id });
 }
 
-/**
- * Adds the debug ID to a built file and its map (read from `mapDir`): the registration and a
- * `//# debugId=` comment at the end of the file (before its sourceMappingURL, which stays last),
- * `debug_id` (Sentry's name) and `debugId` (the TC39 proposal's) in the map. Appended, not
- * prepended: no mapping moves, and gzip finds the ID's second copy close to the first. The cost:
- * the registration runs after the file's own top-level code, so an error thrown by that code (the
- * entry's, if loading the page's route chunk fails) goes without the file's ID; the errors of
- * rendering and of event handlers all come after it.
- *
- * The map's sources become relative to the project root ("src/app/pages/errors.tsx"), as an
- * operator reads them and as Sentry shows them; `map` adds the sourceRoot that leads there from
- * `mapDir`, `portableMap` (for copies kept elsewhere) has none. The ID is computed on that form,
- * so a build into another folder gets the same one.
- */
-export function injectDebugId(code, mapText, mapDir) {
-  if (readDebugId(code)) throw new Error("the file already has a debug ID");
-  const parsed = JSON.parse(mapText);
-  const base = path.resolve(mapDir, parsed.sourceRoot ?? "");
-  delete parsed.sourceRoot;
-  parsed.sources = parsed.sources.map((source) => posix(path.relative(root, path.resolve(base, source))));
-  const id = debugIdOf(code, JSON.stringify(parsed));
-  const mapUrl = MAP_URL_LINE.exec(code);
-  const body = mapUrl ? code.slice(0, mapUrl.index) : code.replace(/\n$/, "");
-  const tail = mapUrl ? `${mapUrl[0].trim()}\n` : "";
-  const portable = { ...parsed, debug_id: id, debugId: id };
-  return {
-    code: `${body}\n${registration(id)}\n//# debugId=${id}\n${tail}`,
-    map: JSON.stringify({ ...portable, sourceRoot: `${posix(path.relative(mapDir, root))}/` }),
-    portableMap: JSON.stringify(portable),
-    debugId: id,
-  };
-}
-
 const posix = (file) => file.split(path.sep).join("/");
-
-/**
- * injectDebugId on the built file `js` and its `js.map`: the file is rewritten with its ID, and
- * the map too when `writeMap` (a production client build serves no map, so it keeps none there).
- */
-export async function injectDebugIdInFile(js, { writeMap }) {
-  const injected = injectDebugId(
-    await readFile(js, "utf8"),
-    await readFile(`${js}.map`, "utf8"),
-    path.dirname(js),
-  );
-  await writeFile(js, injected.code);
-  if (writeMap) await writeFile(`${js}.map`, injected.map);
-  return injected;
-}
 
 /** The debug ID a built file carries in its `//# debugId=` comment, or undefined. */
 export function readDebugId(code) {

@@ -21,3 +21,9 @@ export declare function percentileTable(
 ): { route: string; requests: number; rows: PercentileRow[] }[];
 export declare function percentileText(table: ReturnType<typeof percentileTable>): string;
 export declare function waterfall(line: Record<string, unknown>, width?: number): string;
+type VitalsRow = { name: string; views: number; p75: Record<string, number | null>; failing: string[] };
+export declare function vitalsTable(lines: Record<string, unknown>[]): {
+  routes: VitalsRow[];
+  builds: VitalsRow[];
+};
+export declare function vitalsText(table: ReturnType<typeof vitalsTable>): string;

@@ -163,6 +163,54 @@ export function percentileTable(lines) {
     });
 }
 
+/** Google's thresholds of a good page, at the 75th percentile of its views (web.dev/articles/vitals). */
+const VITALS_GOOD = { lcp: 2500, inp: 200, cls: 0.1 };
+const METRICS = ["lcp", "inp", "cls", "fcp", "ttfb"];
+const ascending = (a, b) => a - b;
+
+/** The relay's Web Vitals reports (`vitals`) by route and by build: views, each metric's p75, those over Google's. */
+export function vitalsTable(lines) {
+  const reports = lines.map((line) => line.vitals).filter((v) => typeof v === "object" && v !== null);
+  const p75 = (values) => (values.length ? percentile(values.sort(ascending), 0.75) : null);
+  const by = (key) =>
+    [...new Set(reports.map((r) => String(r[key])))]
+      .map((name) => {
+        const mine = reports.filter((r) => String(r[key]) === name);
+        const p = Object.fromEntries(METRICS.map((m) => [m, p75(mine.map((r) => r[m]).filter(isMs))]));
+        return { name, views: mine.length, p75: p, failing: METRICS.filter((m) => p[m] > VITALS_GOOD[m]) };
+      })
+      .sort((a, b) => b.views - a.views || (a.name < b.name ? -1 : 1));
+  return { routes: by("route"), builds: by("build") };
+}
+
+/** vitalsTable as text: a row per route, then per build, `!` on a p75 over its threshold. */
+export function vitalsText({ routes, builds }) {
+  const cell = (r, m) =>
+    (r.p75[m]?.toFixed(m === "cls" ? 3 : 0) ?? "-") + (r.failing.includes(m) ? "!" : " ");
+  const row = (cells) =>
+    cells[0].padEnd(28) +
+    cells
+      .slice(1)
+      .map((c, i) => c.padStart(i ? 9 : 6))
+      .join("");
+  const table = (groups, title) => [
+    row([title, "views", ...METRICS.map((m) => `${m.toUpperCase()} `)]),
+    ...groups.map((r) => row([escapeControls(r.name), String(r.views), ...METRICS.map((m) => cell(r, m))])),
+    "",
+  ];
+  const failing = routes.filter((r) => r.failing.length > 0);
+  const failures = (r) => r.failing.map((m) => `${m.toUpperCase()} ${cell(r, m)}`).join(" ");
+  return [
+    "Web Vitals, 75th percentile (ms; CLS unitless). ! over Google's thresholds: LCP 2500 ms, INP 200 ms, CLS 0.1",
+    "",
+    ...table(routes, "route"),
+    ...table(builds, "build"),
+    `Routes failing Google's thresholds:${failing.length ? "" : " none"}`,
+    ...failing.map((r) => `  ${escapeControls(r.name)}: ${failures(r)}`),
+    "",
+  ].join("\n");
+}
+
 const fixed = (ms) => (ms === null || ms === undefined ? "-" : ms.toFixed(1));
 
 /** percentileTable's groups as text: a heading per route, a row per phase. */

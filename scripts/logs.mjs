@@ -7,6 +7,7 @@
 //   npm run logs -- --waterfall --ray 8f1c2a9e4b7d6a3c < saved.log
 //   npm run logs -- --slowest 5 --path '/guestbook*' < saved.log
 //   npm run logs -- --percentiles --kind html < saved.log
+//   npm run logs -- --vitals < saved.log
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -18,20 +19,22 @@ import {
   phasesOf,
   requestLines,
   safeJson,
+  vitalsTable,
+  vitalsText,
   waterfall,
 } from "./log-records.mjs";
 import { symbolicateLine, symbolicator } from "./symbolicate.mjs";
 
 const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|relay|asset]
                      [--path /exact | --path '/prefix*'] [--json] [--raw]
-                     [--waterfall | --slowest N | --percentiles]  < log output
+                     [--waterfall | --slowest N | --percentiles | --vitals]  < log output
   --raw          print stack frames as logged (by default they are mapped to src/ with the build's source maps)
   --waterfall    each matching request's phases as bars (with --ray or --digest: that request)
   --slowest N    the waterfalls of the N slowest matching requests, slowest first
-  --percentiles  per route (kind and pattern): count, p50, p95 and p99 of the total and each phase`;
+  --percentiles  per route (kind and pattern): count, p50, p95 and p99 of the total and each phase
+  --vitals       Web Vitals reports: p75 per route and per build, and the routes over Google's thresholds`;
 
-let options;
-let keep;
+let options, keep, views;
 try {
   ({ values: options } = parseArgs({
     options: {
@@ -45,6 +48,7 @@ try {
       waterfall: { type: "boolean", default: false },
       slowest: { type: "string" },
       percentiles: { type: "boolean", default: false },
+      vitals: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   }));
@@ -52,9 +56,11 @@ try {
   if (options.slowest !== undefined && !/^[1-9]\d{0,5}$/.test(options.slowest)) {
     throw new Error(`--slowest takes a number of requests (5), not "${options.slowest}"`);
   }
-  const views = [options.waterfall, options.slowest !== undefined, options.percentiles, options.json];
-  if (views.filter(Boolean).length > 1) {
-    throw new Error("--waterfall, --slowest, --percentiles and --json are different views: choose one");
+  views = [options.waterfall, options.slowest !== undefined, options.percentiles, options.vitals];
+  if ([...views, options.json].filter(Boolean).length > 1) {
+    throw new Error(
+      "--waterfall, --slowest, --percentiles, --vitals and --json are different views: choose one",
+    );
   }
 } catch (error) {
   console.error(`${error.message}\n${USAGE}`);
@@ -68,21 +74,9 @@ if (options.help) {
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
 const LEVEL_COLOR = { error: 31, warn: 33, info: 32 };
-const SHOWN = new Set([
-  "ts",
-  "level",
-  "status",
-  "method",
-  "path",
-  "kind",
-  "route",
-  "ms",
-  "ray",
-  "digest",
-  "message",
-  "stack",
-  "timings",
-]);
+const SHOWN = new Set(
+  "ts level status method path kind route ms ray digest message stack timings vitals".split(" "),
+);
 
 // Every value printed goes through escapeControls: lines carry text visitors chose (paths,
 // messages), and a terminal obeys the control sequences in what it is given.
@@ -128,9 +122,9 @@ const symbolicate = symbolicator({
     ),
 });
 
-/** The views that need every line first (waterfalls of the slowest, percentiles). */
+/** The views that need every line first (waterfalls of the slowest, percentiles, vitals). */
 const gathered = [];
-const gathering = options.waterfall || options.slowest !== undefined || options.percentiles;
+const gathering = views.some(Boolean);
 
 const feed = jsonValues((value) => {
   for (const found of requestLines(value)) {
@@ -145,6 +139,7 @@ const feed = jsonValues((value) => {
 
 function printViews() {
   if (options.percentiles) return process.stdout.write(percentileText(percentileTable(gathered)));
+  if (options.vitals) return process.stdout.write(vitalsText(vitalsTable(gathered)));
   const ms = (line) => (typeof line.ms === "number" ? line.ms : 0);
   const shown =
     options.slowest === undefined

@@ -12,6 +12,7 @@ import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred
 import { answerHeaders, renderNonce } from "./headers";
 import { htmlResponse } from "./respond";
 import { reporterConfig } from "./relay";
+import { vitalsSampled } from "./vitals";
 import { logWhenSettled } from "./logger";
 import { timed } from "./timings";
 
@@ -104,7 +105,7 @@ export function pageDeferred(c: AppContext, loaded: LoadedPage) {
 
 /** The embedded page data's text: the page as the browser hydrates it, and the reporter's settings. */
 export const embeddedJson = (c: AppContext, json: PageData) =>
-  scriptSafeJson({ ...json, reporter: reporterConfig(c.env) });
+  scriptSafeJson({ ...json, reporter: reporterConfig(c.env), vitals: vitalsSampled(c) });
 
 export async function renderDocument(
   c: AppContext,

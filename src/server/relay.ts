@@ -21,6 +21,8 @@ import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
 import { isSameSite } from "./same-site";
 import type { AppContext } from "./context";
 import { visitorAddress, withinVisitorLimit } from "../shared/visitor-limit";
+import { VITALS_KEY, type VitalsSummary } from "../shared/vitals";
+import { checkedVitals } from "./vitals";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
 /** Largest envelope forwarded (the browser SDK's events are far smaller). */
@@ -64,7 +66,7 @@ async function envelopeTarget(
   c: AppContext,
   headerSource: ReadableStream<Uint8Array>,
   gzip: boolean,
-): Promise<{ upstream: Dsn; eventId: string | null }> {
+): Promise<{ upstream: Dsn; eventId: string | null; vitals: VitalsSummary | null }> {
   let header: unknown;
   try {
     const line = await (gzip ? readInflatedFirstLine : readFirstLine)(headerSource, MAX_HEADER_BYTES);
@@ -82,8 +84,12 @@ async function envelopeTarget(
   if (!dsn) throw refuse(STATUS.badRequest, "Envelope dsn is not a DSN");
   const upstream = allowedDsn(dsn, [c.env.SENTRY_DSN, c.env.SENTRY_RELAY_ALLOWED_DSNS]);
   if (!upstream) throw refuse(STATUS.forbidden, "DSN not allowed");
-  const eventId = (header as { event_id?: unknown }).event_id;
-  return { upstream, eventId: typeof eventId === "string" && EVENT_ID.test(eventId) ? eventId : null };
+  const { event_id: eventId, [VITALS_KEY]: vitals } = header as Record<string, unknown>;
+  return {
+    upstream,
+    eventId: typeof eventId === "string" && EVENT_ID.test(eventId) ? eventId : null,
+    vitals: vitals === undefined ? null : checkedVitals(vitals, c.get("app").routes),
+  };
 }
 
 async function checkRateLimit(c: AppContext) {
@@ -104,6 +110,8 @@ async function checkRateLimit(c: AppContext) {
 interface ReadEnvelope {
   upstream: Dsn;
   eventId: string | null;
+  /** A Web Vitals report's summary, checked (the header line carries it for this log line). */
+  vitals: VitalsSummary | null;
   body: ReadableStream<Uint8Array>;
   gzip: boolean;
   counter: ReturnType<typeof countedBody>;
@@ -180,6 +188,7 @@ export async function relayResponse(c: AppContext): Promise<Response> {
   const envelope = await readEnvelope(c, body);
   logField(c, "project", envelope.upstream.project);
   logField(c, "event_id", envelope.eventId);
+  if (envelope.vitals) logField(c, "vitals", envelope.vitals);
   const upstream = await forward(c, envelope, ip, declared);
   logField(c, "upstream_status", upstream.status);
   // A redirect is not followed, and not handed to the browser (which would follow it).

@@ -5,6 +5,7 @@ import { isRedirect } from "../shared/route-module";
 import type { AppContext, AppEnv, Phase, RequestKind, Timings, Tracing } from "./context";
 import { HttpError } from "./errors";
 import { underLocalServer } from "./dev";
+import { rayTiming } from "./vitals";
 
 /** `tracing` if it is the runtime's Workers tracing (cloudflare:workers has it where Workers trace). */
 function usable(tracing: unknown): Tracing | null {
@@ -149,7 +150,12 @@ export function requestTimings(given?: unknown): MiddlewareHandler<AppEnv> {
       });
     // Read from the context, not through request-kind.ts: that imports the relay, which times its call.
     const kind = c.get("kind")?.kind;
-    if (!serverTimingOn(c) || !kind || !TIMED_KINDS.has(kind)) return;
-    c.res.headers.set(SERVER_TIMING_HEADER, serverTiming(timings, c.get("log").fields?.cache));
+    if (!kind || !TIMED_KINDS.has(kind)) return;
+    const entries = serverTimingOn(c) ? [serverTiming(timings, c.get("log").fields?.cache)] : [];
+    // Web Vitals name the request a page came from by its ray (src/server/vitals.ts): no duration.
+    const ray = kind === "action" ? null : rayTiming(c);
+    if (ray) entries.push(ray);
+    const value = entries.filter(Boolean).join(", ");
+    if (value) c.res.headers.set(SERVER_TIMING_HEADER, value);
   };
 }

@@ -114,6 +114,11 @@ export interface PageData {
   visitor?: DeferredMarker;
   /** Browser error reporting (the document's embedded page data only); absent: the reporter stays off. */
   reporter?: ReporterConfig;
+  /**
+   * The share of page loads (0-1] whose Web Vitals go through the reporter's relay (the document's
+   * embedded page data only; src/shared/vitals.ts); absent: none, and the collector never loads.
+   */
+  vitals?: number;
 }
 
 export interface ReporterConfig {

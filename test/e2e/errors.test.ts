@@ -52,7 +52,7 @@ describe("client render failure", () => {
     expect(exception.value).toBe("Client render failed on purpose (the throw-client button)");
     expect(exception.stacktrace.frames.length).toBeGreaterThan(0);
     expect(exception.stacktrace.frames.at(-1).filename).toContain("/assets/");
-    const relayLine = (await logLines()).findLast((line) => line.kind === "relay");
+    const relayLine = (await logLines()).findLast((line) => line.kind === "relay" && !line.vitals);
     expect(relayLine).toMatchObject({ status: 200, project: "1", event_id: all[0]!.header.event_id });
     await context.close();
   });

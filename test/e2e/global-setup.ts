@@ -159,7 +159,8 @@ export default async function setup(project: TestProject) {
       logFile: path.join(root, "dist/e2e-fixture.log"),
       persistTo: path.join(state, "fixture"),
       config: "test/fixture-app/vite.config.ts",
-      extra: dsn,
+      // Web Vitals sampling off: what a deploy with VITALS_SAMPLE_RATE "0" sends (nothing).
+      extra: [...dsn, "--var", "VITALS_SAMPLE_RATE:0"],
     }),
     startNpmRunDev(devRoot, dsn),
   ]);

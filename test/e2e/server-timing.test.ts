@@ -1,12 +1,12 @@
 // Server-Timing as a browser reads it: the navigation's serverTiming entries, on a page served as
 // `npm run preview` serves it (the production build in workerd: test/e2e/global-setup.ts).
 import { describe, expect, it } from "vitest";
-import { openPage, useBrowser } from "./support";
+import { logLines, openPage, useBrowser } from "./support";
 
 const browser = useBrowser();
 
 describe("Server-Timing in the browser", () => {
-  it("gives the document's navigation entry the server's timings: a stored shell's lookup", async () => {
+  it("gives the document's navigation entry a stored shell's lookup, and its ray", async () => {
     const { page, context } = await openPage(browser());
     const timings = () =>
       page.evaluate(() => {
@@ -25,9 +25,14 @@ describe("Server-Timing in the browser", () => {
       })
       .toBe("shell");
     const entries = await timings();
-    // No resume: a stored shell's prelude is sent before React resumes its holes (the log line has it).
-    expect(entries.map((entry) => entry.name)).toEqual(["match", "cache"]);
+    // No resume: a stored shell's prelude is sent before React resumes its holes (the log line has
+    // it). The ray (Web Vitals are on: a DSN, every load sampled locally) names the document's line.
+    expect(entries.map((entry) => entry.name)).toEqual(["match", "cache", "ray"]);
     for (const entry of entries) expect(entry.duration, entry.name).toBeGreaterThanOrEqual(0);
+    const ray = entries.at(-1)!;
+    expect(ray.duration).toBe(0);
+    const line = (await logLines()).find((logged) => logged.ray === ray.description);
+    expect(line).toMatchObject({ kind: "html", path: "/guestbook" });
     await context.close();
   });
 });

@@ -12,6 +12,7 @@ import {
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
 import { CHROMIUM_PATH } from "../support/chromium";
+import { VITALS_KEY } from "../../src/shared/vitals";
 
 export { CHROMIUM_PATH };
 
@@ -67,9 +68,17 @@ export const TEST_APP = {
   },
 };
 
-/** A new page in its own context; `javaScriptEnabled: false` to see what works without JS. */
+let visitors = 0;
+
+/**
+ * A new page in its own context; `javaScriptEnabled: false` to see what works without JS. Each
+ * context is its own visitor (CF-Connecting-IP) unless the options name one: the per-visitor limits
+ * (the relay's, which every page's Web Vitals count toward, the guestbook's) are one test's alone.
+ */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<ObservedPage> {
-  const context = await browser.newContext({ baseURL: inject("baseURL"), ...options });
+  const visitor = { "CF-Connecting-IP": `10.99.${Math.floor(++visitors / 250) % 250}.${visitors % 250}` };
+  const extraHTTPHeaders = { ...visitor, ...options.extraHTTPHeaders };
+  const context = await browser.newContext({ baseURL: inject("baseURL"), ...options, extraHTTPHeaders });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
@@ -138,8 +147,15 @@ export async function ingestControl(path: string): Promise<unknown> {
   return response.json();
 }
 
-/** Every envelope the fake ingest accepted since the last reset. */
-export const ingestEnvelopes = () => ingestControl("envelopes") as Promise<RecordedEnvelope[]>;
+const isVitals = (envelope: RecordedEnvelope) => VITALS_KEY in envelope.header;
+
+/** Every error report the fake ingest accepted since the last reset (Web Vitals reports left out). */
+export const ingestEnvelopes = async () =>
+  ((await ingestControl("envelopes")) as RecordedEnvelope[]).filter((envelope) => !isVitals(envelope));
+
+/** Every Web Vitals report the fake ingest accepted since the last reset. */
+export const vitalsEnvelopes = async () =>
+  ((await ingestControl("envelopes")) as RecordedEnvelope[]).filter(isVitals);
 
 /**
  * On /errors, clicks "throw a client error" until React answers with the fallback: clicks before

@@ -15,15 +15,21 @@ const OVER_REACT_BUDGET = 6_000;
  */
 const GUESTBOOK_JS_BUDGET = 75.5 * 1024;
 
-/** react + react-dom/client alone: minified production, bundled by esbuild, gzipped. */
-async function reactItselfGzip(): Promise<number> {
+/**
+ * What Web Vitals load after the page is idle (client/vitals-report.ts and what it imports beyond
+ * the first load), gzipped, over Google's web-vitals itself (its five metrics, bundled alone as
+ * below). Issue 32 asked for 3 KB in all, which cannot hold: web-vitals 6, the version that
+ * measures client navigations (soft navigations), is 3.2 KB gzip by itself, and the collector is
+ * 4.2 KB in all. What is held is verge's own share (the view bookkeeping, the envelope writer, the
+ * chunk's import line and debug ID), about 1 KB.
+ */
+const VITALS_OVER_LIBRARY_BUDGET = 1_100;
+
+/** `contents` (a module that exports what it bundles) minified for production by esbuild, gzipped. */
+async function bundledGzip(contents: string): Promise<number> {
   const result = await esbuild.build({
     absWorkingDir: root,
-    stdin: {
-      contents: `export * as React from "react"; export * as ReactDOM from "react-dom/client";`,
-      resolveDir: root,
-      loader: "ts",
-    },
+    stdin: { contents, resolveDir: root, loader: "ts" },
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -34,6 +40,14 @@ async function reactItselfGzip(): Promise<number> {
   });
   return gzipSize(result.outputFiles[0]!.contents);
 }
+
+/** react + react-dom/client alone. */
+const reactItselfGzip = () =>
+  bundledGzip(`export * as React from "react"; export * as ReactDOM from "react-dom/client";`);
+
+/** Google's web-vitals alone: the five metrics the collector uses. */
+const webVitalsItselfGzip = () =>
+  bundledGzip(`export { onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";`);
 
 const { manifest } = readBuild();
 
@@ -89,5 +103,31 @@ describe("JavaScript budget of the guestbook", () => {
     expect([...new Set([manifest.entry, ...preloads])].sort()).toEqual([...loaded].sort());
     console.log(`guestbook JS: ${sizes.length} files, ${total} B gzip`);
     expect(total).toBeLessThanOrEqual(GUESTBOOK_JS_BUDGET);
+  });
+});
+
+describe("JavaScript budget of Web Vitals", () => {
+  const collector = Object.keys(readBuild().chunks).find((chunk) =>
+    readBuild().chunks[chunk]!.includes("client/vitals-report.ts"),
+  );
+
+  it("is never part of a first load: the collector is its own chunk, imported once the page is idle", () => {
+    expect(collector).toBeDefined();
+    for (const module of [HOME, GUESTBOOK])
+      expect([...firstLoad(module).loaded]).not.toContain(`/${collector}`);
+  });
+
+  it(`is at most web-vitals itself + ${VITALS_OVER_LIBRARY_BUDGET} bytes gzipped`, async () => {
+    const first = firstLoad(HOME).loaded;
+    const extra = [...staticClosure([`/${collector}`])].filter((href) => !first.has(href));
+    const total = extra.reduce((sum, href) => sum + gzipSize(asset(href)), 0);
+    const library = await webVitalsItselfGzip();
+    console.log(
+      `Web Vitals JS: ${extra.length} files, ${total} B gzip; web-vitals itself ${library} B gzip; ` +
+        `verge adds ${total - library} B`,
+    );
+    expect(readBuild().chunks[collector!]).toContain("node_modules/web-vitals/dist/web-vitals.js");
+    expect(library).toBeGreaterThan(2_000); // a sanity check that web-vitals was really bundled
+    expect(total).toBeLessThanOrEqual(library + VITALS_OVER_LIBRARY_BUDGET);
   });
 });

@@ -1,10 +1,11 @@
 // A stand-in for Sentry's ingest host: checks envelopes the way Sentry does (auth, header,
-// items, gzip), records them, and can be told to misbehave, per project or for all. Tests in
+// items, gzip, transactions as Relay reads them), records them, and can be told to misbehave, per project or for all. Tests in
 // other processes (workerd, e2e) drive it over HTTP: /__control/envelopes|reset|mode|stats.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { parseEnvelope, type Envelope } from "./envelope";
+import { checkTransaction } from "./sentry-transaction";
 
 export interface RecordedEnvelope extends Envelope {
   project: string;
@@ -111,6 +112,7 @@ export async function startFakeIngest(): Promise<FakeIngest> {
     try {
       const body = request.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
       const parsed = parseEnvelope(body);
+      checkTransaction(parsed);
       if (!sentryKey(url, request, parsed.header)) {
         stats.rejected.push("no sentry_key");
         return json(401, { detail: "missing authorization information" });
