@@ -161,6 +161,19 @@ export const CACHE_PAIRS = [
     limit: 0.3,
     requires: "html-guestbook",
   },
+  {
+    key: "/guestbook, memory",
+    label:
+      "/guestbook: its stored shell from a cache in memory (the lookup left out, as on the edge), against the app rendering it whole",
+    render: "html-guestbook-render",
+    hit: {
+      id: "html-guestbook-memory",
+      label: "HTML /guestbook, a shell from memory",
+      path: "/shell/memory/guestbook",
+    },
+    limit: 0.3,
+    requires: "html-guestbook",
+  },
 ];
 
 /**

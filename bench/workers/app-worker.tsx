@@ -8,6 +8,7 @@ import { reportToSentry } from "../../src/server/sentry-reporter";
 import manifest from "virtual:verge/manifest";
 import { app } from "../../src/app";
 import { ITEM_ROUTES } from "./items";
+import { page } from "../../src/shared";
 
 /**
  * Entries kept in the isolate: each stored body as a Blob, served as a fresh Response over it.
@@ -51,7 +52,12 @@ Object.defineProperty(caches, "default", { value: benchCache(storage.default) })
 
 const worker = createApp({
   ...app,
-  routes: [...app.routes, ...ITEM_ROUTES],
+  // The guestbook again where its shell is kept in the isolate: a shell hit without Miniflare's lookup.
+  routes: [
+    ...app.routes,
+    ...ITEM_ROUTES,
+    page("/shell/memory/guestbook", () => import("../../src/app/pages/guestbook")),
+  ],
   manifest,
   reportError: reportToSentry,
 });

@@ -139,49 +139,36 @@ export async function documentBytes(
   // A read that fails only costs a render, as a lookup that fails does.
   const length = Number(entry.headers.get(LENGTH_HEADER));
   const whole = upTo === undefined || !(upTo < length);
-  const bytes = await (whole ? readWhole(entry.body, length) : readStart(entry.body, upTo)).catch(() => null);
+  const bytes = await readBytes(entry.body, whole ? length : upTo, whole).catch(() => null);
   return bytes && spliceAt(bytes, offsets, placeholder, nonce) ? bytes : null;
 }
 
-/** workerd's BYOB reader, as far as readWhole uses it. */
+/** workerd's BYOB reader, as far as readBytes uses it. */
 interface RuntimeByobReader {
   readAtLeast<T extends ArrayBufferView>(min: number, view: T): Promise<{ value?: T }>;
   cancel(): Promise<void>;
 }
 
 /**
- * All of `body` if it holds `length` bytes, else null (the entry is cut short or not the one
- * stored): read by the runtime straight into one buffer of that size, where `arrayBuffer()`
- * gathers the chunks and then copies them into its own.
+ * The first `length` bytes of `body` (`whole`: all of it, which must be `length` bytes), else
+ * null (the entry is cut short or not the one stored): read by the runtime straight into one
+ * buffer of that size, where `arrayBuffer()` gathers the chunks and then copies them into its own.
  */
-async function readWhole(
+async function readBytes(
   body: ReadableStream | null,
   length: number,
+  whole: boolean,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   if (body === null || !Number.isSafeInteger(length) || length < 0) return null;
   // workerd's reader: the DOM lib's (for client code), which wins here, lacks readAtLeast.
   const reader = body.getReader({ mode: "byob" }) as unknown as RuntimeByobReader;
+  // Whole: one byte more than stored, so that a longer body fills it, and is refused.
+  const room = whole ? length + 1 : length;
   try {
-    // One byte more than stored: a longer body fills it, and is refused.
-    const { value } = await reader.readAtLeast(length + 1, new Uint8Array(length + 1));
+    const { value } = await reader.readAtLeast(room, new Uint8Array(room));
     return value?.byteLength === length ? value : null;
   } finally {
     // Whatever was read, the rest of the entry's body is not wanted: release it, even on failure.
-    await reader.cancel().catch(() => {});
-  }
-}
-
-/** The first `length` bytes of `body`, or null if it holds fewer; the rest is let go unread. */
-async function readStart(
-  body: ReadableStream | null,
-  length: number,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (body === null || !Number.isSafeInteger(length) || length < 0) return null;
-  const reader = body.getReader({ mode: "byob" }) as unknown as RuntimeByobReader;
-  try {
-    const { value } = await reader.readAtLeast(length, new Uint8Array(length));
-    return value?.byteLength === length ? value : null;
-  } finally {
     await reader.cancel().catch(() => {});
   }
 }
