@@ -42,7 +42,7 @@ import { splitDeferred } from "./deferred";
 const PRELUDE_LENGTH_HEADER = "X-Verge-Prelude-Length";
 const POSTPONED_LENGTH_HEADER = "X-Verge-Postponed-Length";
 const SHELL_BUILD_HEADER = "X-Verge-Build";
-/** A stored shell's own name: its page data, once read, is kept parsed under it (readPage()). */
+/** A stored shell's own name: its state, once read, is kept under it (readStates). */
 const SHELL_ID_HEADER = "X-Verge-Shell";
 
 /** What a prelude ends with when holes follow it: resume writes the document's end itself. */
@@ -52,8 +52,11 @@ const DOCUMENT_END = new TextEncoder().encode("</body></html>");
 interface Shell {
   /** The document under one nonce (the placeholder while stored, the visitor's once sent). */
   prelude: Uint8Array<ArrayBuffer>;
-  /** Null when nothing was left pending: the prelude is the whole document. */
-  postponed: PostponedState | null;
+  /**
+   * What React resumes the holes from (as JSON text when it is parsed only as they are resumed);
+   * null when nothing was left pending: the prelude is the whole document.
+   */
+  postponed: PostponedState | string | null;
   /** The page the shell shows, deferred values settled: what the holes are resumed with. */
   page: PageData;
   /** False when the shell may be sent but not stored (sealed()). */
@@ -245,14 +248,27 @@ async function storedShell(c: AppContext, entry: Response): Promise<Shell | stri
   }
   const pageAt = preludeLength + postponedLength;
   const id = entry.headers.get(SHELL_ID_HEADER);
-  // The page data, once read in this isolate, is not read again: only the prelude and React's state.
-  const known = id === null ? undefined : readPages.get(id);
-  const bytes = await documentBytes(entry, requestNonce(c), known ? pageAt : undefined);
+  // Read before in this isolate: only the prelude is read again, and React's state, known to be
+  // its shape, is parsed once the prelude is on its way.
+  const known = id === null ? undefined : readStates.get(id);
+  if (known) {
+    const prelude = await documentBytes(entry, requestNonce(c), preludeLength);
+    if (!prelude || prelude.byteLength !== preludeLength) return "cut short";
+    readStates.delete(id!);
+    readStates.set(id!, known); // most recently used last: the first is the one to let go
+    return { prelude, ...known };
+  }
+  const bytes = await documentBytes(entry, requestNonce(c));
   if (!bytes || pageAt > bytes.byteLength) return "cut short";
-  // React's state is read for each request: resume() changes what it is given.
-  const postponed = parsed(bytes.subarray(preludeLength, pageAt));
-  const page = readPage(id, bytes.subarray(pageAt));
-  if (!(postponed === null || isPostponedState(postponed)) || !page) return "unreadable state";
+  const postponedText = new TextDecoder().decode(bytes.subarray(preludeLength, pageAt));
+  const postponed = parsed(postponedText);
+  const page = parsed(new TextDecoder().decode(bytes.subarray(pageAt))) as PageData | undefined;
+  const readable = postponed === null || isPostponedState(postponed);
+  if (!readable || typeof page?.route !== "string") return "unreadable state";
+  if (id !== null) {
+    readStates.set(id, { page: deepFrozen(page), postponed: postponed === null ? null : postponedText });
+    if (readStates.size > READ_STATES_KEPT) readStates.delete(readStates.keys().next().value!);
+  }
   return { prelude: bytes.subarray(0, preludeLength), postponed, page };
 }
 
@@ -272,39 +288,22 @@ function isPostponedState(value: unknown): value is PostponedState {
 }
 
 /** JSON's value, or undefined if it is not JSON. */
-function parsed(bytes: Uint8Array): unknown {
+function parsed(text: string): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-/** Stored shells' page data as read, by shell id: the most recently used few, per isolate. */
-const readPages = new Map<string, PageData>();
-const READ_PAGES_KEPT = 32;
-
 /**
- * A stored shell's page data: parsed once per isolate and kept frozen under the shell's id (most
- * of a shell's state, and the same for every visitor), so that no page can change what the next
- * visitor's holes are rendered with. Null if it is not page data.
+ * Stored shells' states as read, by shell id, the most recently used few, per isolate: the page
+ * data, the same for every visitor and most of a shell's state, parsed once and kept frozen, so
+ * that no page can change what the next visitor's holes are rendered with; React's state as its
+ * checked JSON text, parsed for each request (resume() changes what it is given).
  */
-function readPage(id: string | null, bytes: Uint8Array): PageData | null {
-  const known = id === null ? undefined : readPages.get(id);
-  if (known) {
-    // Most recently used last: the first is the one to let go.
-    readPages.delete(id!);
-    readPages.set(id!, known);
-    return known;
-  }
-  const page = parsed(bytes) as PageData | undefined;
-  if (typeof page?.route !== "string") return null;
-  if (id !== null) {
-    readPages.set(id, deepFrozen(page));
-    if (readPages.size > READ_PAGES_KEPT) readPages.delete(readPages.keys().next().value!);
-  }
-  return page;
-}
+const readStates = new Map<string, { page: PageData; postponed: string | null }>();
+const READ_STATES_KEPT = 32;
 
 function deepFrozen<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
@@ -326,29 +325,36 @@ function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Prom
     return htmlResponse(new Blob([shell.prelude]).stream(), shell.page.status, headers);
   const nonce = requestNonce(c);
   const capture = c.get("capture");
-  const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
-  const page = { ...shell.page, visitor: (hole.live as Record<string, DeferredMarker>)[VISITOR_KEY] };
-  // The embedded page data is in the prelude already: resume renders only the way to the holes.
-  const tree = documentTree(c, module, page, nonce, "");
-  const deadline = renderDeadline(c, hole.settled);
+  const { postponed } = shell;
   // Begun once the prelude is on its way: React replays the way to the holes at once, in the
-  // same turn, and the first byte should not wait for it.
+  // same turn, and the first byte should not wait for it, nor for what only React needs.
   let begin!: () => void;
   const begun = new Promise<void>((resolve) => (begin = resolve));
-  const holes = begun.then(() =>
-    timed(c, "resume", () =>
-      resume(tree, shell.postponed!, {
-        nonce,
-        signal: deadline.signal,
-        onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
-      }),
-    ),
-  );
-  const ended = holes.then((stream) => stream.allReady);
-  ended.then(deadline.done, deadline.done);
+  const holes = begun.then(async () => {
+    const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
+    const page = { ...shell.page, visitor: (hole.live as Record<string, DeferredMarker>)[VISITOR_KEY] };
+    // The embedded page data is in the prelude already: resume renders only the way to the holes.
+    const tree = documentTree(c, module, page, nonce, "");
+    const deadline = renderDeadline(c, hole.settled);
+    try {
+      const state = typeof postponed === "string" ? (JSON.parse(postponed) as PostponedState) : postponed;
+      const stream = await timed(c, "resume", () =>
+        resume(tree, state, {
+          nonce,
+          signal: deadline.signal,
+          onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
+        }),
+      );
+      stream.allReady.then(deadline.done, deadline.done);
+      return stream;
+    } catch (error) {
+      deadline.done();
+      throw error;
+    }
+  });
   logWhenSettled(
     c.get("log"),
-    ended.catch(() => {}),
+    holes.then((stream) => stream.allReady).catch(() => {}),
   );
   const failed = (error: unknown) => resumeFailed(capture(error), nonce);
   return htmlResponse(prefixed(shell.prelude, begin, holes, failed), shell.page.status, headers);

@@ -102,6 +102,12 @@ describe("a page with a per-visitor loader", () => {
     const path = `/greet?${fresh()}`;
     const ada = await send(path, as("Ada"));
     const bob = await send(path, as("Bob"));
+    // The third visitor's shell is read as the isolate kept it from Bob's: the prelude alone.
+    const cy = await send(path, as("Cy"));
+    expect(cy.body).toContain("Hello, Cy");
+    expect(cy.body).toContain("Rows (render 1)");
+    expect(cy.body.match(/<\/html>/g)).toHaveLength(1);
+    expect(cy.lines[0]).toMatchObject({ cache: "shell", status: 200 });
     expect(ada.response.status).toBe(200);
     expect(ada.body).toContain("Hello, Ada");
     expect(bob.body).toContain("Hello, Bob");
