@@ -9,7 +9,7 @@ import {
   SENTRY_FORWARDED_FOR_HEADER,
   SENTRY_RATE_LIMITS_HEADER,
 } from "../shared/sentry-headers";
-import { allowedDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
+import { allowedDsn, configuredDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
 import {
   countedBody,
   readFirstLine,
@@ -44,7 +44,7 @@ export function reporterConfig(env: Env): ReporterConfig | undefined {
   const tunnel = relayPath(env);
   let cached = reporterCache;
   if (cached === undefined || cached.dsnText !== dsnText || cached.tunnel !== tunnel) {
-    const dsn = parseDsn(dsnText);
+    const dsn = configuredDsn(env);
     cached = { dsnText, tunnel, config: dsn ? { dsn: publicDsn(dsn), tunnel } : undefined };
     reporterCache = cached;
   }

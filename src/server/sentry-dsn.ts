@@ -32,6 +32,16 @@ export function parseDsn(text: string | undefined | null): Dsn | null {
   };
 }
 
+/** SENTRY_DSN as last parsed: it is fixed per isolate, and every HTML answer asks for it. */
+let configured: { text: string | undefined; dsn: Dsn | null } | undefined;
+
+/** The configured DSN (SENTRY_DSN), parsed once per isolate while its text stays the same. */
+export function configuredDsn(env: { SENTRY_DSN?: string } | undefined): Dsn | null {
+  const text = env?.SENTRY_DSN;
+  if (configured === undefined || configured.text !== text) configured = { text, dsn: parseDsn(text) };
+  return configured.dsn;
+}
+
 /** The ingest endpoint, built only from a configured DSN's own parts. */
 export function envelopeUrl(dsn: Dsn): string {
   return `${dsn.protocol}//${dsn.host}${dsn.path}/api/${dsn.project}/envelope/`;

@@ -8,6 +8,7 @@ import type { PostponedState } from "react-dom/static";
 import { DEFERRED_ATTR, VISITOR_KEY, STATUS, type DeferredMarker, type PageData } from "../shared/protocol";
 import { isRedirect, redirectLocation, type RouteModule } from "../shared/route-module";
 import { tagDeferred } from "../shared/await";
+import { scriptSafeJson } from "../shared/serialize";
 import type { AppContext } from "./context";
 import { loadPage, startVisitor, type LoadedPage, type ResolvedRoute } from "./load-page";
 import { cachedUrl, policyOf } from "./cache-policy";
@@ -253,7 +254,7 @@ async function storedShell(c: AppContext, entry: Response): Promise<Shell | stri
   const known = id === null ? undefined : readStates.get(id);
   if (known) {
     const prelude = await documentBytes(entry, requestNonce(c), preludeLength);
-    if (!prelude || prelude.byteLength !== preludeLength) return "cut short";
+    if (!prelude) return "cut short";
     readStates.delete(id!);
     readStates.set(id!, known); // most recently used last: the first is the one to let go
     return { prelude, ...known };
@@ -366,7 +367,7 @@ function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Prom
  * has loaded, and shows the route error view with the digest), then the document's end.
  */
 function resumeFailed(digest: string, nonce: string): Uint8Array {
-  const value = JSON.stringify({ error: { digest } });
+  const value = scriptSafeJson({ error: { digest } });
   const script = `<script type="application/json" ${DEFERRED_ATTR}="${VISITOR_KEY}" nonce="${nonce}">${value}</script>`;
   return new TextEncoder().encode(`${script}</body></html>`);
 }

@@ -3,7 +3,7 @@
 // summary before the relay logs it (docs/protocol.md, "Web Vitals").
 import type { AppContext } from "./context";
 import { underLocalServer } from "./dev";
-import { parseDsn } from "./sentry-dsn";
+import { configuredDsn } from "./sentry-dsn";
 import { NAVIGATION_KINDS, NO_ROUTE, RAY_TIMING, VITAL_UNITS, type VitalsSummary } from "../shared/vitals";
 
 /** The share of page loads deployed workers measure when VITALS_SAMPLE_RATE is empty. */
@@ -26,7 +26,7 @@ const RAY = /^[0-9a-z]{1,32}(-[0-9a-z]{1,8})?$/i;
 /** The share of page loads the document asks to measure: none without a DSN (nowhere to send them). */
 export function vitalsSampled(c: AppContext): number | undefined {
   const rate = vitalsRate(c);
-  return rate > 0 && parseDsn(c.env?.SENTRY_DSN) ? rate : undefined;
+  return rate > 0 && configuredDsn(c.env) ? rate : undefined;
 }
 
 /**
