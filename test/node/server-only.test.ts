@@ -24,15 +24,18 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
 
-/** String literals (plain ASCII, 10+ characters, so they survive minification verbatim) in `node`. */
+/**
+ * String literals and JSX text (plain ASCII, 10+ characters, so they survive minification
+ * verbatim) in `node`.
+ */
 function literals(node: ts.Node, into: Set<string>): Set<string> {
-  if (
-    (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) &&
-    /^[\x20-\x7e]{10,}$/.test(node.text) &&
-    !/["'\\`]/.test(node.text)
-  ) {
-    into.add(node.text);
-  }
+  const text =
+    ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)
+      ? node.text
+      : ts.isJsxText(node)
+        ? node.text.trim()
+        : undefined;
+  if (text !== undefined && /^[\x20-\x7e]{10,}$/.test(text) && !/["'\\`]/.test(text)) into.add(text);
   // forEachChild stops at the first truthy return: don't return the set from the callback.
   node.forEachChild((child) => {
     literals(child, into);
@@ -41,7 +44,8 @@ function literals(node: ts.Node, into: Set<string>): Set<string> {
 }
 
 /**
- * Strings only server-only code holds: those in page loaders and actions, db modules and
+ * Strings only server-only code holds: those in the product's loaders, actions, titles, meta and
+ * cache policies, db modules and
  * *.server.ts files, minus any that client-side code also spells (a route path, say).
  */
 function serverOnlyStrings(): Map<string, string> {
@@ -51,7 +55,6 @@ function serverOnlyStrings(): Map<string, string> {
     const text = readFileSync(path.join(root, file), "utf8");
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
     const wholeFile = /\.server\.tsx?$/.test(file);
-    const isPage = file.startsWith("src/app/pages/");
     for (const statement of source.statements) {
       const name =
         ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)
@@ -59,7 +62,11 @@ function serverOnlyStrings(): Map<string, string> {
           : ts.isVariableStatement(statement)
             ? statement.declarationList.declarations.map((d) => d.name.getText()).join(",")
             : undefined;
-      const serverExport = isPage && name !== undefined && /^(loader|actions)$/.test(name);
+      // What the worker alone runs or reads, wherever the product declares it.
+      const serverExport =
+        file.startsWith("src/app/") &&
+        name !== undefined &&
+        /^(loader|visitorLoader|actions|title|meta|cache|cacheControl)$/.test(name);
       for (const literal of literals(statement, new Set())) {
         if (wholeFile || serverExport) server.set(literal, file);
         else shared.add(literal);
@@ -97,10 +104,17 @@ describe("the client bundle", () => {
     );
   });
 
-  it("contains no string literal from a loader, an action, db code or a *.server.ts file", () => {
+  it("contains no string literal from a loader, an action, a title, meta or cache, db code or a *.server.ts file", () => {
     const strings = serverOnlyStrings();
     // The examples' loaders have such strings; if none were found the scan itself is broken.
     expect(strings.get("Loader failed on purpose (/errors/loader)")).toBe("src/app/pages/errors-loader.tsx");
+    // A page's head, and the layout's, are the worker's: the browser reads them from the page data.
+    expect(strings.get("verge: a React application on Cloudflare Workers.")).toBe("src/app/layout.tsx");
+    expect(
+      strings.get(
+        "verge, a React application on Cloudflare Workers: example pages for streaming, forms that work without JavaScript, and error fallbacks.",
+      ),
+    ).toBe("src/app/pages/home.tsx");
     const leaks = [...strings].flatMap(([literal, file]) =>
       [...chunks]
         .filter(([, code]) => code.includes(literal))
