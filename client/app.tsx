@@ -1,5 +1,5 @@
 // The browser's root component: holds the page on screen; the client router changes it.
-import { startTransition, useEffect, useLayoutEffect, useMemo, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { Root } from "../src/shared/root";
 import { RouterContext } from "../src/shared/router-context";
 import type { PageData } from "../src/shared/protocol";
@@ -32,8 +32,8 @@ export function App({ app, initial, pageJson }: AppProps) {
   const router = useMemo(
     () =>
       deferredRouter(app.routes, initial.page.build, {
-        // A transition keeps the old page on screen until the new one is ready to commit.
-        show: (state) => new Promise((committed) => startTransition(() => setView({ ...state, committed }))),
+        // Called inside the router's transition: the old page stays on screen until the new one is ready.
+        show: (state) => new Promise((committed) => setView({ ...state, committed })),
         announce,
       }),
     [],

@@ -25,7 +25,22 @@ export const reactErrorHandlers = {
   },
 };
 
-addEventListener("error", (event: ErrorEvent) => report(event.error ?? event.message, "onerror"));
+/**
+ * A view transition the browser skipped: another transition began (the page's own, during a
+ * navigation), the document went hidden, or the next document did not opt in. The page changed
+ * all the same; the browser rejects the transition's promises, which React passes to
+ * reportError() or leaves unhandled (an `AbortError` or `InvalidStateError` about the transition).
+ * Not an error of the page: neither logged nor reported.
+ */
+const skippedTransition = (error: unknown) =>
+  error instanceof DOMException && /transition/i.test(error.message);
+
+function caught(event: ErrorEvent | PromiseRejectionEvent, error: unknown, mechanism: string) {
+  if (skippedTransition(error)) event.preventDefault();
+  else report(error, mechanism);
+}
+
+addEventListener("error", (event: ErrorEvent) => caught(event, event.error ?? event.message, "onerror"));
 addEventListener("unhandledrejection", (event: PromiseRejectionEvent) =>
-  report(event.reason, "onunhandledrejection"),
+  caught(event, event.reason, "onunhandledrejection"),
 );

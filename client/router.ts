@@ -1,6 +1,8 @@
 // The client router: loads a page's data and chunk in parallel, renders it in a transition,
 // and falls back to a full page load whenever it cannot (network, another build, a chunk).
+import { addTransitionType, startTransition } from "react";
 import { matchRoute } from "../src/shared/routing";
+import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
 import { STATUS, type PageData } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
 import type { RouteModule, RouteTable } from "../src/shared/route-module";
@@ -17,7 +19,7 @@ export interface PageState {
 }
 
 export interface RouterDeps {
-  /** Renders the page in a transition (the old page stays meanwhile); settles once committed. */
+  /** Sets the page to render (the router calls it in a transition); settles once committed. */
   show(state: PageState): Promise<void>;
   /** Sets the route announcer's text. */
   announce(text: string): void;
@@ -40,6 +42,22 @@ const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b
 export function createRouter(routes: RouteTable, build: string, deps: RouterDeps, shownHref: string): Router {
   let controller: AbortController | undefined;
   let shown = new URL(shownHref);
+
+  /**
+   * Renders the page in a transition: the old page stays on screen until the new one is ready.
+   * Going to another page (`toAnother`) cross-fades in a view transition (the layout's
+   * PageTransition), unless the visitor asked for less motion.
+   */
+  function render(state: PageState, toAnother: boolean): Promise<void> {
+    let committed!: Promise<void>;
+    startTransition(() => {
+      if (toAnother && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+        addTransitionType(NAVIGATION_TRANSITION);
+      }
+      committed = deps.show(state);
+    });
+    return committed;
+  }
 
   function fullLoad(url: URL, mode: Mode): void {
     if (mode === "pop" || mode === "stay") location.reload();
@@ -102,7 +120,7 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
       const before = currentHeading();
       if (mode === "push" || mode === "replace") pushEntry(url.href, mode === "replace");
       shown = url;
-      await deps.show({ page, module: needsModule ? module! : null });
+      await render({ page, module: needsModule ? module! : null }, mode === "push" || mode === "replace");
       if (mode === "stay" || current !== controller) return;
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));

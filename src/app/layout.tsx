@@ -1,6 +1,6 @@
 // The product's layout: skip link, header navigation, and the <main> every page renders into.
 import type { ReactNode } from "react";
-import type { PageMeta } from "verge";
+import { PageTransition, type PageMeta } from "verge";
 
 /** What every page's head says unless the page says otherwise. */
 export const meta: PageMeta = { description: "verge: a React application on Cloudflare Workers." };
@@ -32,9 +32,12 @@ export default function Layout({ children }: { children: ReactNode }) {
           </ul>
         </nav>
       </header>
-      <main id="main" tabIndex={-1}>
-        {children}
-      </main>
+      {/* Going to another page cross-fades this part; the header and footer stay put. */}
+      <PageTransition>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+      </PageTransition>
       <footer className="site-footer">
         <p>verge: React on Cloudflare Workers.</p>
       </footer>

@@ -41,6 +41,7 @@ export {
 } from "./schema-action";
 export type { StandardSchemaV1 } from "./standard-schema";
 export { Await } from "./await";
+export { PageTransition, type PageTransitionProps } from "./page-transition";
 export { visitorKey, withinVisitorLimit, type Limiter, type VisitorLimits } from "./visitor-limit";
 export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./protocol";
 export { href, type Params, type Register, type RoutePattern } from "./href";

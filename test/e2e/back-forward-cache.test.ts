@@ -4,7 +4,16 @@
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { openPage, TEST_APP, useBrowser } from "./support";
-import { announced, heading, location, marker, openHome, scrolled, unexpected } from "./navigation-helpers";
+import {
+  announced,
+  heading,
+  location,
+  marker,
+  openHome,
+  scrolled,
+  transitionDone,
+  unexpected,
+} from "./navigation-helpers";
 
 const cached = useBrowser({ backForwardCache: true });
 const uncached = useBrowser();
@@ -101,6 +110,7 @@ describe("Back from another site", () => {
     await openHome(page);
     await page.getByRole("link", { name: "Twins" }).click();
     await expect.poll(() => heading(page)).toBe("Twin one");
+    await transitionDone(page);
     const toTwo = page.getByRole("link", { name: "Go to twin two" });
     await toTwo.scrollIntoViewIfNeeded();
     const oneScroll = await scrolled(page);

@@ -46,6 +46,14 @@ export const heading = (page: Page) => page.locator("h1").first().textContent();
 export const announced = (page: Page) => page.locator("#route-announcer").textContent();
 export const focused = (page: Page) => page.evaluate(() => document.activeElement?.id);
 export const scrolled = (page: Page) => page.evaluate(() => Math.round(scrollY));
+/**
+ * Once the page's view transition (a navigation's cross-fade) is over: Chromium takes no clicks
+ * during one, and a test that clicks then would only see Playwright retry, scrolling as it does.
+ */
+export const transitionDone = (page: Page) =>
+  page.waitForFunction(
+    () => !(document as Document & { activeViewTransition?: ViewTransition | null }).activeViewTransition,
+  );
 export const location = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
 
 /** Chromium logs every non-2xx subresource; these answers are the point of the test. */

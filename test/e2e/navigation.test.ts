@@ -13,6 +13,7 @@ import {
   recordPageData,
   scrolled,
   unexpected,
+  transitionDone,
 } from "./navigation-helpers";
 
 const browser = useBrowser();
@@ -60,6 +61,7 @@ describe("client navigation", () => {
     await openHome(page);
     await page.getByRole("link", { name: "Twins" }).click();
     await expect.poll(() => heading(page)).toBe("Twin one");
+    await transitionDone(page);
 
     const toTwo = page.getByRole("link", { name: "Go to twin two" });
     await toTwo.scrollIntoViewIfNeeded();
