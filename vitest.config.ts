@@ -51,6 +51,9 @@ function workerdProject(
       include: files.include ?? ["test/worker/**/*.test.{ts,tsx}", "test/hostile/**/*.worker.test.{ts,tsx}"],
       exclude: files.exclude ?? [],
       isolate: files.isolate,
+      // A test asserts what a client sees, not how fast: beside the browser tests (test/run.mjs) a
+      // test of a few hundred requests to the relay has taken 7.6 s, over vitest's 5 s.
+      testTimeout: 30_000,
       setupFiles: [
         "./test/worker/apply-migrations.ts",
         "./test/worker/no-uncaught.ts",
