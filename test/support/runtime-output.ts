@@ -43,7 +43,11 @@ export async function watchRuntimeOutput(): Promise<RuntimeOutputWatch> {
     setImmediate(() => {
       const taken = lines;
       lines = [];
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(taken));
+      // Closed after each answer: a kept-alive socket that Node closes after 5 s idle, just as
+      // workerd sends the next file's request on it, fails that request ("Network connection lost").
+      response
+        .writeHead(200, { "content-type": "application/json", connection: "close" })
+        .end(JSON.stringify(taken));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
