@@ -118,9 +118,11 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
       const needsModule = page.route !== null && !page.error;
       if (needsModule && page.route !== match?.route.path) return fullLoad(url, mode);
       const before = currentHeading();
-      if (mode === "push" || mode === "replace") pushEntry(url.href, mode === "replace");
+      // A new history entry is a page the visitor goes to: it cross-fades in.
+      const toAnother = mode === "push" || mode === "replace";
+      if (toAnother) pushEntry(url.href, mode === "replace");
       shown = url;
-      await render({ page, module: needsModule ? module! : null }, mode === "push" || mode === "replace");
+      await render({ page, module: needsModule ? module! : null }, toAnother);
       if (mode === "stay" || current !== controller) return;
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));

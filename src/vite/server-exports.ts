@@ -1,15 +1,17 @@
 // What a module loses on its way to the browser: its `loader`, `visitorLoader` and `actions`
 // exports, which only the worker runs, and the values of its `title`, `meta`, `cache` and
-// `cacheControl`, which only the worker reads (each stays exported, as `undefined`, so an import of it still resolves).
-// Removed from the source before any other transform, so whatever only they used (a `*.server.ts`
-// import, a `action(schema, run)` call at the module's top, a page's description) goes with them.
+// `cacheControl`, which only the worker reads (each stays exported, as `undefined`, so that an
+// import of it still resolves). Removed from the source before any other transform, so whatever
+// only they used (a `*.server.ts` import, a `action(schema, run)` call at the module's top, a
+// page's description) goes with them.
 import ts from "typescript";
 
 /** Exports only the worker has. */
 const SERVER_EXPORTS = new Set(["loader", "visitorLoader", "actions"]);
 /** Exports only the worker reads: the browser gets `undefined`. */
 const WORKER_VALUES = new Set(["title", "meta", "cache", "cacheControl"]);
-const ANY = /\b(loader|visitorLoader|actions|title|meta|cache|cacheControl)\b/;
+/** A cheap first look: a module that never spells one of those names is left unparsed. */
+const ANY = new RegExp(`\\b(${[...SERVER_EXPORTS, ...WORKER_VALUES].join("|")})\\b`);
 
 const blank = (names: string[]) => names.map((name) => `export const ${name} = undefined;`).join(" ");
 
@@ -57,8 +59,9 @@ function clientStatement(statement: ts.Statement): string | null {
 
 /**
  * `code` without its `loader`, `visitorLoader` and `actions` exports and with `title`, `meta`,
- * `cache` and `cacheControl` as `undefined`, every other line where it was (so the source map still holds), or null
- * when it has none of them. TypeScript's unused-import elision then drops what only they imported.
+ * `cache` and `cacheControl` as `undefined`, every other line where it was (so the source map
+ * still holds), or null when it has none of them. TypeScript's unused-import elision then drops
+ * what only they imported.
  */
 export function withoutServerExports(file: string, code: string): string | null {
   if (!ANY.test(code)) return null;
