@@ -4,13 +4,13 @@ import { reactErrorHandlers } from "./reporter";
 import { hydrateRoot } from "react-dom/client";
 import { PAGE_DATA_SCRIPT_ID, type PageData } from "../src/shared/protocol";
 import type { AppDefinition } from "../src/shared/route-module";
-import { App, loadModule } from "./app";
+import { App, loadRoute } from "./app";
 import { startVitals } from "./vitals";
 
 export async function hydrate(app: AppDefinition): Promise<void> {
   const pageJson = document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "null";
   const page = JSON.parse(pageJson) as PageData;
-  const module = await loadModule(app.routes, page);
-  hydrateRoot(document, <App app={app} initial={{ page, module }} pageJson={pageJson} />, reactErrorHandlers);
+  const initial = await loadRoute(app.routes, page);
+  hydrateRoot(document, <App app={app} initial={initial} pageJson={pageJson} />, reactErrorHandlers);
   startVitals(page, app.routes);
 }

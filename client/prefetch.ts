@@ -12,11 +12,19 @@ export const PREFETCH_TTL_MS = 10_000;
 const cache = new Map<string, { at: number; answer: Promise<Answer> }>();
 const keyOf = (url: URL) => url.pathname + url.search;
 
-/** GETs the page's own URL as page data (the `_data` marker keeps shared caches apart). */
-export async function requestPage(url: URL, build: string, signal?: AbortSignal): Promise<Answer> {
+/**
+ * GETs the page's own URL as page data (the `_data` marker keeps shared caches apart); its value
+ * names the layouts whose data the client keeps on screen (`keep`), which the answer leaves out.
+ */
+export async function requestPage(
+  url: URL,
+  build: string,
+  signal?: AbortSignal,
+  keep: readonly string[] = [],
+): Promise<Answer> {
   const target = new URL(url);
   target.hash = "";
-  target.searchParams.set(PAGE_DATA_PARAM, "1");
+  target.searchParams.set(PAGE_DATA_PARAM, keep.length > 0 ? keep.join(",") : "1");
   const response = await fetch(target, {
     headers: withBookmark({ [PAGE_DATA_HEADER]: "1", [BUILD_HEADER]: build }),
     signal,
@@ -29,18 +37,20 @@ export async function requestPage(url: URL, build: string, signal?: AbortSignal)
   const body = (await response.json().catch(() => null)) as Body;
   if (!body) return null;
   if (response.ok && typeof body.redirect === "string") return { redirect: body.redirect };
-  if ((response.ok || response.status === STATUS.notFound) && "route" in body)
-    return { page: body as PageData };
+  // A page below a layout whose loader (or a layout's) failed is a page too: its error view
+  // shows inside the layouts above.
+  const page = response.ok || response.status === STATUS.notFound || response.status === STATUS.serverError;
+  if (page && "route" in body) return { page: body as PageData };
   if (response.status === STATUS.serverError && body.error?.digest) return { error: body.error };
   // 409 (another build) and anything unexpected: the server's own document says it best.
   return null;
 }
 
 /** Starts a page-data request for `url` unless a fresh one is already cached. */
-export function prefetch(url: URL, build: string): void {
+export function prefetch(url: URL, build: string, keep?: readonly string[]): void {
   const hit = cache.get(keyOf(url));
   if (hit && Date.now() - hit.at < PREFETCH_TTL_MS) return;
-  const answer = requestPage(url, build);
+  const answer = requestPage(url, build, undefined, keep);
   answer.catch(() => cache.delete(keyOf(url)));
   cache.set(keyOf(url), { at: Date.now(), answer });
 }

@@ -1,11 +1,12 @@
 // The client router: loads a page's data and chunk in parallel, renders it in a transition,
 // and falls back to a full page load whenever it cannot (network, another build, a chunk).
 import { addTransitionType, startTransition } from "react";
-import { matchRoute } from "../src/shared/routing";
+import { matchRoute, type RouteMatch } from "../src/shared/routing";
 import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
 import { STATUS, type PageData } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
 import type { RouteModule, RouteTable } from "../src/shared/route-module";
+import type { LayoutDefinition, LayoutModule, MountedLayout } from "../src/shared/layouts";
 import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } from "./prefetch";
 import { announcement, currentHeading } from "./announcer";
 import { popEntry, pushEntry } from "./scroll";
@@ -16,6 +17,8 @@ import { isOwn } from "./own-url";
 export interface PageState {
   page: PageData;
   module: RouteModule | null;
+  /** The layouts around the page, outermost first. */
+  layouts: MountedLayout[];
 }
 
 export interface RouterDeps {
@@ -23,6 +26,8 @@ export interface RouterDeps {
   show(state: PageState): Promise<void>;
   /** Sets the route announcer's text. */
   announce(text: string): void;
+  /** The page on screen now. */
+  shown(): PageState;
 }
 
 export interface Router extends ClientRouter {
@@ -37,6 +42,10 @@ type Mode = "push" | "replace" | "pop" | "stay";
 export const ERROR_TITLE = "Error";
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
+
+/** Whether `layout` reads the same params in both. */
+const sameParams = (layout: LayoutDefinition, a: PageData["params"], b: PageData["params"]) =>
+  layout.params.every((name) => a[name] === b[name]);
 
 /** `shownHref`: the address of the page on screen (the router may load after Back changed it). */
 export function createRouter(routes: RouteTable, build: string, deps: RouterDeps, shownHref: string): Router {
@@ -79,14 +88,20 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
     startProgress();
     try {
       const match = matchRoute(routes, url.pathname);
+      const chain = match?.route.layouts ?? [];
       let answer: Answer;
       let module: RouteModule | undefined;
+      let layouts: LayoutModule[];
       try {
-        // The chunk and the data load in parallel; a prefetched answer is used once.
+        // The chunks and the data load in parallel; a prefetched answer is used once.
         const data = given
           ? { page: given }
-          : (takePrefetched(url) ?? requestPage(url, build, current.signal));
-        [answer, module] = await Promise.all([data, match?.route.load()]);
+          : (takePrefetched(url) ?? requestPage(url, build, current.signal, kept(match)));
+        [answer, module, ...layouts] = await Promise.all([
+          data,
+          match?.route.load(),
+          ...chain.map((layout) => layout.load()),
+        ]);
       } catch (error) {
         if (!current.signal.aborted) fullLoad(url, mode);
         return;
@@ -117,18 +132,58 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
             };
       const needsModule = page.route !== null && !page.error;
       if (needsModule && page.route !== match?.route.path) return fullLoad(url, mode);
+      const withLayouts =
+        chain.length > 0 && page.route !== null ? keptData(page, match!.params, chain) : page;
+      // A layout the answer left out whose data is no longer on screen: the document has it all.
+      if (withLayouts === null) return fullLoad(url, mode);
       const before = currentHeading();
       // A new history entry is a page the visitor goes to: it cross-fades in.
       const toAnother = mode === "push" || mode === "replace";
       if (toAnother) pushEntry(url.href, mode === "replace");
       shown = url;
-      await render({ page, module: needsModule ? module! : null }, toAnother);
+      const mountedLayouts = chain.map((layout, i) => ({ id: layout.id, module: layouts[i]! }));
+      await render(
+        { page: withLayouts, module: needsModule ? module! : null, layouts: mountedLayouts },
+        toAnother,
+      );
       if (mode === "stay" || current !== controller) return;
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));
     } finally {
       if (current === controller) stopProgress();
     }
+  }
+
+  /**
+   * The layouts of `match` whose data is on screen for the same params: a navigation keeps them
+   * (their loaders do not run again), until an action's answer brings them anew.
+   */
+  function kept(match: RouteMatch<RouteModule> | null): string[] {
+    const on = deps.shown();
+    const parts = on.page.layouts ?? {};
+    return (match?.route.layouts ?? [])
+      .filter((layout) => {
+        const part = parts[layout.id];
+        return part !== undefined && "data" in part && sameParams(layout, match!.params, on.page.params);
+      })
+      .map((layout) => layout.id);
+  }
+
+  /** `page` with the data of the layouts it left out, from the screen; null if one is not there. */
+  function keptData(
+    page: PageData,
+    params: PageData["params"],
+    chain: readonly LayoutDefinition[],
+  ): PageData | null {
+    const on = deps.shown().page;
+    const parts = { ...page.layouts };
+    for (const layout of chain) {
+      if (parts[layout.id]) continue;
+      const part = on.layouts?.[layout.id];
+      if (!part || !("data" in part) || !sameParams(layout, params, on.params)) return null;
+      parts[layout.id] = part;
+    }
+    return { ...page, layouts: parts };
   }
 
   return {
@@ -142,10 +197,11 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
     // Loaded on the first submission: most pages have no form, and every page loads this module.
     submit: async (form, actionName) => (await import("./form-submit")).submitForm(form, actionName, build),
     prefetch(url) {
-      prefetch(url, build);
-      matchRoute(routes, url.pathname)
-        ?.route.load()
-        .catch(() => {});
+      const match = matchRoute(routes, url.pathname);
+      prefetch(url, build, kept(match));
+      for (const load of [match?.route.load, ...(match?.route.layouts ?? []).map((layout) => layout.load)]) {
+        load?.().catch(() => {});
+      }
     },
     pop() {
       popEntry();

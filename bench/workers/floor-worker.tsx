@@ -16,6 +16,7 @@ import {
 import type { RouteModule } from "../../src/shared/route-module";
 import type { RouteDefinition } from "../../src/shared/routing";
 import { pageFiles } from "../../src/server/manifest";
+import { requestContext } from "../../src/shared/middleware";
 import { ITEM_ROUTES } from "./items";
 
 /** The app's pages and the benchmark's /items (rendered every time: the floor has no cache). */
@@ -47,7 +48,9 @@ function headOf(module: RouteModule, data: unknown, url: URL, title: string) {
 
 async function load(module: RouteModule, request: Request, env: Env, ctx: ExecutionContext) {
   const url = new URL(request.url);
-  return module.loader ? module.loader({ request, url, params: {}, env, ctx }) : null;
+  return module.loader
+    ? module.loader({ request, url, params: {}, env, ctx, context: requestContext() })
+    : null;
 }
 
 /**
@@ -56,7 +59,7 @@ async function load(module: RouteModule, request: Request, env: Env, ctx: Execut
  */
 async function loadVisitor(module: RouteModule, request: Request, env: Env, ctx: ExecutionContext) {
   const url = new URL(request.url);
-  return module.visitorLoader?.({ request, url, params: {}, env, ctx });
+  return module.visitorLoader?.({ request, url, params: {}, env, ctx, context: requestContext() });
 }
 
 async function render(module: RouteModule, data: unknown, url: URL, visitor?: unknown): Promise<Response> {
@@ -66,7 +69,7 @@ async function render(module: RouteModule, data: unknown, url: URL, visitor?: un
   const head = headOf(module, data, url, title);
   // The stylesheets and module chunks a first load of the page fetches besides the entry, as the
   // app links and preloads them (worked out once per page module, as the app's are).
-  const { css, preloads } = pageFiles(manifest, module);
+  const { css, preloads } = pageFiles(manifest, [module]);
   const page = { route: path, params: {}, data, title, head, build: manifest.build, status: 200 };
   const stream = await renderToReadableStream(
     <html lang="en">
@@ -161,7 +164,7 @@ async function signAndReload(module: RouteModule, request: Request, env: Env, ct
   const url = new URL(request.url);
   const fields: Record<string, string> = {};
   for (const [name, value] of await request.formData()) if (typeof value === "string") fields[name] ??= value;
-  const result = await action({ request, url, params: {}, env, ctx, fields });
+  const result = await action({ request, url, params: {}, env, ctx, context: requestContext(), fields });
   const data = await load(module, new Request(url), env, ctx);
   const page = { route: url.pathname, params: {}, data, title: titleOf(module, data) };
   return Response.json({ ok: true, result, page });

@@ -7,7 +7,8 @@ import {
   MAX_ACTION_BODY_BYTES,
   STATUS,
 } from "../shared/protocol";
-import type { ActionFailure, ActionRedirect, ActionSuccess, Params } from "../shared/protocol";
+import type { ActionFailure, ActionSuccess, Params } from "../shared/protocol";
+import { appendHeaders, unwrapData } from "../shared/answers";
 import { HttpError } from "./errors";
 import { assertDeclaredSize, assertSameSite, bodyType, formTooLarge } from "./action-guards";
 import { readFields } from "./action-body";
@@ -19,15 +20,15 @@ import { renderDocument } from "./document";
 import { answerHeaders } from "./headers";
 import { forgetPage } from "./page-cache";
 import { jsonResponse, redirectResponse } from "./respond";
+import { redirectAnswer } from "./redirects";
+import { withMiddleware } from "./middleware";
 import {
   echoedValues,
   isInvalid,
   isRedirect,
   redirect,
-  redirectLocation,
   type Action,
   type Fields,
-  type Redirect,
 } from "../shared/route-module";
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
@@ -52,7 +53,8 @@ async function findAction(c: AppContext, url: URL, name: string | undefined, scr
 
 async function run(c: AppContext, action: Action, url: URL, params: Params, fields: Fields) {
   try {
-    const args = { request: c.req.raw, url, params, env: pageEnv(c), ctx: c.executionCtx, fields };
+    const context = c.get("context")!;
+    const args = { request: c.req.raw, url, params, env: pageEnv(c), ctx: c.executionCtx, context, fields };
     return await timed(c, "action", () => action(args));
   } catch (thrown) {
     if (isRedirect(thrown)) return thrown;
@@ -80,13 +82,27 @@ export async function actionResponse(c: AppContext): Promise<Response> {
   const { type, found } = await admit(c, url, script).catch(async (refusal: unknown) => {
     throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, formTooLarge);
   });
-  const fields = await readFields(request, type);
-  const { action, route } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
+  // Middleware runs once the request is admitted, before its body is read and any action runs.
+  const page = found?.route ?? (await resolveRoute(c, url));
+  return withMiddleware(c, page, url, async () => {
+    const fields = await readFields(request, type);
+    const { action, route } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
+    return answer(c, url, route, await run(c, action, url, route.match.params, fields), fields, script);
+  });
+}
 
-  const outcome = await run(c, action, url, route.match.params, fields);
+/** The answer to an action that ran: its redirect, its refusal, or its success. */
+async function answer(
+  c: AppContext,
+  url: URL,
+  route: ResolvedRoute,
+  outcome: unknown,
+  fields: Fields,
+  script: boolean,
+): Promise<Response> {
   // Done (or sent elsewhere): the page's cached answers in this location no longer hold.
   if (!isInvalid(outcome)) await forgetPage(c, url, route.module);
-  if (isRedirect(outcome)) return redirected(c, url, outcome, script);
+  if (isRedirect(outcome)) return redirectAnswer(c, outcome, url);
   if (isInvalid(outcome)) {
     const { fieldErrors, message, status, headers } = outcome;
     // A library's message may quote what it refused: never a secret's value.
@@ -101,18 +117,12 @@ export async function actionResponse(c: AppContext): Promise<Response> {
     if (script) return jsonResponse(failure, status, { ...answerHeaders("action"), ...headers });
     return rerender(c, url, route, failure, status, headers);
   }
-  if (!script) return redirectResponse(url.pathname + url.search, STATUS.seeOther);
-  return revalidated(c, url, route, outcome ?? null);
-}
-
-function redirected(c: AppContext, url: URL, to: Redirect, script: boolean): Response {
-  const location = redirectLocation(to, url);
-  if (!script) return redirectResponse(location, STATUS.seeOther);
-  return jsonResponse(
-    { ok: true, redirect: location } satisfies ActionRedirect,
-    STATUS.ok,
-    answerHeaders("action"),
-  );
+  const { value, headers } = unwrapData(outcome);
+  const response = script
+    ? await revalidated(c, url, route, value ?? null)
+    : redirectResponse(url.pathname + url.search, STATUS.seeOther);
+  appendHeaders(response.headers, headers);
+  return response;
 }
 
 /** The page as a GET would load it now: the loader sees no POST body or form headers. */
@@ -138,7 +148,7 @@ async function revalidated(
     c.get("capture")(error);
     loaded = redirect(url.pathname + url.search);
   }
-  if (isRedirect(loaded)) return redirected(c, url, loaded, true);
+  if (isRedirect(loaded)) return redirectAnswer(c, loaded, url);
   const data = await settleDeferred(c, loaded.page.data);
   const own = await settledVisitor(c, loaded.visitor);
   const body: ActionSuccess = { ok: true, result, page: { ...loaded.page, data, ...own } };
@@ -155,6 +165,6 @@ async function rerender(
   headers: Record<string, string>,
 ): Promise<Response> {
   const loaded = await loadPage(c, url, () => pageRequest(c, url), route);
-  if (isRedirect(loaded)) return redirected(c, url, loaded, false);
+  if (isRedirect(loaded)) return redirectAnswer(c, loaded, url);
   return renderDocument(c, { ...loaded, page: { ...loaded.page, status, actionData: failure } }, headers);
 }

@@ -3,6 +3,7 @@
 // needs another's types to know what a request carries.
 import type { Context } from "hono";
 import type { AppDefinition, D1Session, PageEnv } from "../shared/route-module";
+import type { RequestContext } from "../shared/middleware";
 import type { ClientManifest } from "./manifest";
 
 /** What kind of request this is: decided once, before any handler (request-kind.ts), and logged. */
@@ -55,6 +56,10 @@ export interface AppEnv {
     d1?: D1State;
     /** When this request's phases began and ended (timings.ts). */
     timings?: Timings;
+    /** What middleware set for the loaders and actions below it (middleware.ts). */
+    context?: RequestContext;
+    /** Headers middleware added to this request's answer (middleware.ts). */
+    answerHeaders?: Headers;
   };
 }
 
@@ -106,11 +111,24 @@ export interface KindOfRequest {
 }
 
 /**
- * The request's phases: route match, cache lookup, loader, action, render until the shell, the
- * relay's upstream call, and each deferred value (`deferred:<key>`) until it settles.
+ * The request's phases: route match, each middleware, cache lookup, the loaders, action, render
+ * until the shell, the relay's upstream call, and each deferred value (`deferred:<key>`) until it
+ * settles.
  */
 export type Phase =
-  "match" | "cache" | "loader" | "visitor" | "action" | "shell" | "resume" | "relay" | `deferred:${string}`;
+  | "match"
+  | "cache"
+  | "loader"
+  | "visitor"
+  | "action"
+  | "shell"
+  | "resume"
+  | "relay"
+  | `deferred:${string}`
+  /** A layout's loader, by the layout's id. */
+  | `layout:${string}`
+  /** One middleware, by its function's name (or its place in the chain). */
+  | `middleware:${string}`;
 
 /** The slice of the runtime's Workers tracing timings.ts uses (`tracing` of cloudflare:workers). */
 export type Tracing = Pick<globalThis.Tracing, "enterSpan">;

@@ -2,7 +2,7 @@
 // whatever the handler throws is answered in that kind's format (errors.ts).
 import type { Handler } from "hono";
 import { MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
-import { isRedirect, redirectLocation } from "../shared/route-module";
+import { isRedirect } from "../shared/route-module";
 import type { AppContext, AppEnv, RequestKind } from "./context";
 import { errorResponse, HttpError } from "./errors";
 import { loadPage, resolveRoute } from "./load-page";
@@ -14,7 +14,8 @@ import { cachedAnswer } from "./page-cache";
 import { actionResponse } from "./actions";
 import { relayResponse } from "./relay";
 import { requestKind } from "./request-kind";
-import { redirectResponse } from "./respond";
+import { redirectAnswer } from "./redirects";
+import { withMiddleware } from "./middleware";
 import { settleRefusedBody } from "./refused-body";
 
 /** Longer request targets are refused (414) before any routing. */
@@ -24,13 +25,15 @@ const ALLOW = "GET, HEAD, POST";
 async function documentResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
   const route = await resolveRoute(c, url);
-  // A cached page with holes: its shell is stored, the holes resumed per request. Without `cache`
-  // there is nothing to store, and the page renders whole, its visitor data streamed as deferred.
-  if (route?.module.visitorLoader && policyOf(route.module)) return shellAnswer(c, url, route);
-  return cachedAnswer(c, "html", url, route, async (route) => {
-    const loaded = await loadPage(c, url, c.req.raw, route);
-    if (isRedirect(loaded)) return redirectResponse(redirectLocation(loaded, url), STATUS.seeOther);
-    return renderDocument(c, loaded);
+  return withMiddleware(c, route, url, () => {
+    // A cached page with holes: its shell is stored, the holes resumed per request. Without `cache`
+    // there is nothing to store, and the page renders whole, its visitor data streamed as deferred.
+    if (route?.module.visitorLoader && policyOf(route.module)) return shellAnswer(c, url, route);
+    return cachedAnswer(c, "html", url, route, async (route) => {
+      const loaded = await loadPage(c, url, c.req.raw, route);
+      if (isRedirect(loaded)) return redirectAnswer(c, loaded, url);
+      return renderDocument(c, loaded);
+    });
   });
 }
 

@@ -4,6 +4,7 @@ import { preinit, preloadModule } from "react-dom";
 import { Root } from "../shared/root";
 import { NonceContext } from "../shared/nonce";
 import { scriptSafeJson } from "../shared/serialize";
+import { appendHeaders } from "../shared/answers";
 import { VISITOR_KEY, type DeferredMarker, type PageData } from "../shared/protocol";
 import type { AppContext } from "./context";
 import { pageFiles, type ClientManifest } from "./manifest";
@@ -24,14 +25,15 @@ import { timed } from "./timings";
  */
 function Resources({
   manifest,
-  module,
+  modules,
   nonce,
 }: {
   manifest: ClientManifest;
-  module: object | null;
+  /** The page's module and its layouts'. */
+  modules: readonly (object | null)[];
   nonce: string;
 }) {
-  const { css, preloads } = pageFiles(manifest, module);
+  const { css, preloads } = pageFiles(manifest, modules);
   for (const href of css) preinit(href, { as: "style", precedence: "default" });
   for (const href of preloads) preloadModule(href, { as: "script", nonce });
   return <meta property="csp-nonce" nonce={nonce} />;
@@ -67,20 +69,22 @@ export function renderDeadline(
 /** The document of `page` as React renders it, with the data as rendered (`live`) and as embedded (`json`). */
 export function documentTree(
   c: AppContext,
-  module: LoadedPage["module"],
+  { module, layouts }: Pick<LoadedPage, "module" | "layouts">,
   page: PageData,
   nonce: string,
   pageJson: string,
 ) {
   const app = c.get("app");
+  const modules = layouts.length === 0 ? [module] : [...layouts.map((layout) => layout.module), module];
   return (
     <NonceContext value={nonce}>
       <Root
         app={app}
         page={page}
         module={module}
+        layouts={layouts}
         pageJson={pageJson}
-        resources={<Resources manifest={app.manifest} module={module} nonce={nonce} />}
+        resources={<Resources manifest={app.manifest} modules={modules} nonce={nonce} />}
       />
     </NonceContext>
   );
@@ -118,7 +122,7 @@ export async function renderDocument(
   const capture = c.get("capture");
   const { page, module } = loaded;
   const { live, json, settled } = pageDeferred(c, loaded);
-  const tree = documentTree(c, module, live, nonce, embeddedJson(c, json));
+  const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json));
   const deadline = renderDeadline(c, settled);
   let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
   try {
@@ -139,5 +143,10 @@ export async function renderDocument(
   }
   stream.allReady.then(deadline.done, deadline.done);
   logWhenSettled(c.get("log"), stream.allReady);
-  return htmlResponse(stream, page.status, { ...answerHeaders("html", module, page.status), ...headers });
+  const response = htmlResponse(stream, page.status, {
+    ...answerHeaders("html", module, page.status),
+    ...headers,
+  });
+  appendHeaders(response.headers, loaded.headers);
+  return response;
 }

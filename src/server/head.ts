@@ -26,12 +26,14 @@ export function headTags(
   module: RouteModule | null,
   data: unknown,
   title: string,
+  /** The head tags of the layouts around the page, outermost first: each over the one above. */
+  layouts: readonly (PageMeta | undefined)[] = [],
 ): HeadTag[] {
   const app = c.get("app");
   let own = app.notFoundMeta;
   if (module) own = metaOf(module, data);
   const origin = canonicalOrigin(c, url);
-  const meta: PageMeta = { ...app.meta, ...(module && { canonical: url.pathname }), ...own };
+  const meta: PageMeta = Object.assign({}, app.meta, ...layouts, module && { canonical: url.pathname }, own);
   // Relative to the origin, not to `url`: a path a page declares means the same on every page.
   const canonical = meta.canonical && new URL(meta.canonical, origin).href;
   const image = meta.image && new URL(meta.image, origin).href;

@@ -4,12 +4,16 @@ import {
   isRedirect,
   pageView,
   titleOf,
+  type Loader,
   type LoaderArgs,
   type Redirect,
   type RouteModule,
 } from "../shared/route-module";
-import { STATUS, type PageData, type Params } from "../shared/protocol";
-import type { AppContext } from "./context";
+import { STATUS, type ErrorPayload, type LayoutPart, type PageData, type Params } from "../shared/protocol";
+import type { LayoutDefinition, LayoutModule, MountedLayout } from "../shared/layouts";
+import { SHARED_CONTEXT, type RequestContext } from "../shared/middleware";
+import { appendHeaders, unwrapData } from "../shared/answers";
+import type { AppContext, Phase } from "./context";
 import { pageEnv } from "./d1-session";
 import { cachedPageRequest, cachedUrl, policyOf } from "./cache-policy";
 import { headTags } from "./head";
@@ -18,33 +22,59 @@ import { timed } from "./timings";
 export interface LoadedPage {
   page: PageData;
   module: RouteModule | null;
+  /** The layouts around the page, outermost first (none for most pages). */
+  layouts: MountedLayout[];
   /** The per-visitor loader's data, pending (startVisitor); pages without one: undefined. */
   visitor?: Promise<unknown>;
+  /** What the loaders added to the answer with `data(value, { headers })`. */
+  headers?: Headers;
 }
 
 export const NOT_FOUND_TITLE = "Page not found";
 
-/** The route a URL names, with its module loaded. */
+/** The route a URL names, with its module and its layouts' modules loaded. */
 export interface ResolvedRoute {
   match: RouteMatch<RouteModule>;
   module: RouteModule;
+  layouts: ResolvedLayout[];
 }
 
-/** The route `url` names and its module, or null (not found); the log line names the route. */
+export interface ResolvedLayout {
+  definition: LayoutDefinition;
+  module: LayoutModule;
+}
+
+/** The route `url` names and its modules, or null (not found); the log line names the route. */
 export function resolveRoute(c: AppContext, url: URL): Promise<ResolvedRoute | null> {
   return timed(c, "match", async () => {
     const match = matchRoute(c.get("app").routes, url.pathname);
     if (!match) return null;
     c.get("log").route = match.route.path;
-    return { match, module: await match.route.load() };
+    const definitions = match.route.layouts ?? [];
+    const [module, ...layouts] = await Promise.all([
+      match.route.load(),
+      ...definitions.map((definition) => definition.load()),
+    ]);
+    return {
+      match,
+      module: module as RouteModule,
+      layouts: layouts.map((layout, i) => ({ definition: definitions[i]!, module: layout as LayoutModule })),
+    };
   });
 }
 
+/** What one loader came to: its data, a redirect, or its failure's digest. */
+type Outcome = { data: unknown; status?: number } | { redirect: Redirect } | { error: ErrorPayload };
+
 /**
- * Runs the loader of `route` (resolveRoute's answer for `url`; null: the not-found page). A
- * loader that returns or throws a redirect yields the Redirect; other throws propagate.
+ * Runs the loaders of `route` (resolveRoute's answer for `url`; null: the not-found page) and of
+ * every layout around it, all at once: none waits for another. A loader that returns or throws a
+ * redirect yields the Redirect (the outermost one's wins). A page without layouts lets its
+ * loader's failure propagate; below a layout, a failure is the page's (or layout's) error, shown
+ * by the error view above it, and the answer's status is 500.
  * `request` may be a function: a Request derived for the page (page data without its marker,
- * an action's reload) is then built only if the loader reads `request`; most read `url` only.
+ * an action's reload) is then built only if a loader reads `request`; most read `url` only.
+ * `keep`: layouts whose data the client has (page data): their loaders do not run.
  */
 export async function loadPage(
   c: AppContext,
@@ -53,6 +83,7 @@ export async function loadPage(
   route: ResolvedRoute | null,
   /** The page's per-visitor loader, started (by default here, with `request` as sent). */
   visitor = startVisitor(c, url, request, route),
+  keep: ReadonlySet<string> = NO_LAYOUTS,
 ): Promise<LoadedPage | Redirect> {
   const { manifest } = c.get("app");
   if (!route) {
@@ -65,43 +96,116 @@ export async function loadPage(
       build: manifest.build,
       status: STATUS.notFound,
     };
-    return { page, module: null };
+    return { page, module: null, layouts: [] };
   }
-  const { match, module } = route;
+  const { match, module, layouts } = route;
   const policy = policyOf(module);
+  let context = c.get("context") ?? SHARED_CONTEXT;
   if (policy) {
     // A cached page is the same for every visitor: it cannot read who they are, or what else
-    // their URL says (cache-policy.ts).
+    // their URL says (cache-policy.ts), nor what middleware learnt of them.
     const original = request;
     url = cachedUrl(url, policy);
     request = () => cachedPageRequest(typeof original === "function" ? original() : original, url);
+    context = SHARED_CONTEXT;
   }
-  let data: unknown = null;
-  if (module.loader) {
-    try {
-      data = await timed(c, "loader", () => module.loader!(loaderArgs(c, url, match.params, request)));
-    } catch (thrown) {
-      if (isRedirect(thrown)) return thrown;
-      throw thrown;
-    }
-    if (isRedirect(data)) return data;
-    // What the page renders with, on the server as after hydration: the data through JSON.
-    data = pageView(data);
+  const headers = new Headers();
+  const args = (params: Params) => loaderArgs(c, url, params, request, context);
+  const run = (phase: Phase, loader: Loader | undefined, params: Params) =>
+    loader ? settle(c, phase, () => loader(args(params)), headers, layouts.length > 0) : undefined;
+  // Every loader starts now, the page's and each layout's: no waterfall.
+  const started = layouts.map(({ definition, module }) =>
+    keep.has(definition.id)
+      ? null
+      : run(`layout:${definition.id}`, module.loader, ownParams(match.params, definition)),
+  );
+  const own = run("loader", module.loader, match.params);
+  const outcomes = await Promise.all([...started, own]);
+  const settled: (Exclude<Outcome, { redirect: Redirect }> | null | undefined)[] = [];
+  for (const outcome of outcomes) {
+    if (outcome && "redirect" in outcome) return outcome.redirect;
+    settled.push(outcome);
   }
-  const title = titleOf(module, data);
+  const pageOutcome = settled.pop();
+  const parts: Record<string, LayoutPart> = {};
+  layouts.forEach(({ definition }, i) => {
+    const outcome = settled[i];
+    if (outcome)
+      parts[definition.id] = "error" in outcome ? { error: outcome.error } : { data: outcome.data };
+  });
+  const data = pageOutcome && "data" in pageOutcome ? pageOutcome.data : null;
+  const error = pageOutcome && "error" in pageOutcome ? pageOutcome.error : undefined;
+  const failed = error !== undefined || Object.values(parts).some((part) => "error" in part);
+  let title = titleOf(module, data);
+  for (let i = layouts.length - 1; i >= 0; i--) title = layouts[i]!.module.title?.(title) ?? title;
   const page: PageData = {
     route: match.route.path,
     params: match.params,
     data,
     title,
-    head: headTags(c, url, module, data, title),
+    head: headTags(
+      c,
+      url,
+      module,
+      data,
+      title,
+      layouts.map((layout) => layout.module.meta),
+    ),
     build: manifest.build,
-    status: STATUS.ok,
+    status: failed
+      ? STATUS.serverError
+      : (pageOutcome && "data" in pageOutcome && pageOutcome.status) || STATUS.ok,
+    ...(error ? { error } : {}),
+    ...(layouts.length > 0 ? { layouts: parts } : {}),
   };
-  return { page, module, visitor };
+  return { page, module, layouts: mounted(route), visitor, headers };
 }
 
-function loaderArgs(c: AppContext, url: URL, params: Params, request: Request | (() => Request)): LoaderArgs {
+const NO_LAYOUTS: ReadonlySet<string> = new Set();
+
+/** The layouts of `route` as the document renders them. */
+export const mounted = (route: ResolvedRoute): MountedLayout[] =>
+  route.layouts.map(({ definition, module }) => ({ id: definition.id, module }));
+
+/** The params a layout reads: those of the prefix its pages share. */
+function ownParams(params: Params, layout: LayoutDefinition): Params {
+  const own: Params = {};
+  for (const name of layout.params) own[name] = params[name]!;
+  return own;
+}
+
+/**
+ * One loader's outcome: its data as the page sees it (pageView), a redirect, or, below a layout
+ * (`contained`), its failure's digest; a failure of a page without layouts propagates.
+ */
+async function settle(
+  c: AppContext,
+  phase: Phase,
+  load: () => unknown,
+  headers: Headers,
+  contained: boolean,
+): Promise<Outcome> {
+  try {
+    const result = await timed(c, phase, load);
+    if (isRedirect(result)) return { redirect: result };
+    const { value, status, headers: added } = unwrapData(result);
+    appendHeaders(headers, added);
+    // What the page renders with, on the server as after hydration: the data through JSON.
+    return { data: pageView(value), status };
+  } catch (thrown) {
+    if (isRedirect(thrown)) return { redirect: thrown };
+    if (!contained) throw thrown;
+    return { error: { digest: c.get("capture")(thrown) } };
+  }
+}
+
+function loaderArgs(
+  c: AppContext,
+  url: URL,
+  params: Params,
+  request: Request | (() => Request),
+  context: RequestContext = c.get("context") ?? SHARED_CONTEXT,
+): LoaderArgs {
   let built = typeof request === "function" ? undefined : request;
   return {
     get request() {
@@ -111,6 +215,7 @@ function loaderArgs(c: AppContext, url: URL, params: Params, request: Request | 
     params,
     env: pageEnv(c),
     ctx: c.executionCtx,
+    context,
   };
 }
 

@@ -38,22 +38,28 @@ export interface PageFiles {
   css: string[];
 }
 
-/** By manifest and page module: the manifest is fixed for the isolate's life. */
-const cache = new WeakMap<ClientManifest, Map<string | undefined, PageFiles>>();
+/** By manifest and modules (their ids joined): the manifest is fixed for the isolate's life. */
+const cache = new WeakMap<ClientManifest, Map<string, PageFiles>>();
 
-/** The module chunks to preload (the entry's imports and the page's chunks) and every stylesheet. */
-export function pageFiles(manifest: ClientManifest, module: object | null): PageFiles {
-  let byModule = cache.get(manifest);
-  if (!byModule) cache.set(manifest, (byModule = new Map()));
-  const id = moduleId(module);
-  let files = byModule.get(id);
+/**
+ * The module chunks to preload (the entry's imports, the layouts' and the page's chunks) and every
+ * stylesheet, for a page rendered from `modules` (its layouts' outermost first, then its own).
+ */
+export function pageFiles(manifest: ClientManifest, modules: readonly (object | null)[]): PageFiles {
+  let byModules = cache.get(manifest);
+  if (!byModules) cache.set(manifest, (byModules = new Map()));
+  const ids = modules.map(moduleId);
+  const key = ids.join("\n");
+  let files = byModules.get(key);
   if (!files) {
-    const page = id === undefined ? undefined : manifest.modules[id];
+    const parts = ids.flatMap((id) => (id === undefined ? [] : (manifest.modules[id] ?? [])));
     files = {
-      preloads: [...new Set([...manifest.entryImports, ...(page ? [page.file, ...page.imports] : [])])],
-      css: [...new Set([...manifest.css, ...(page?.css ?? [])])],
+      preloads: [
+        ...new Set([...manifest.entryImports, ...parts.flatMap((part) => [part.file, ...part.imports])]),
+      ],
+      css: [...new Set([...manifest.css, ...parts.flatMap((part) => part.css)])],
     };
-    byModule.set(id, files);
+    byModules.set(key, files);
   }
   return files;
 }

@@ -6,14 +6,18 @@ import {
   type PageData,
   type RedirectPayload,
 } from "../shared/protocol";
-import { isRedirect, redirectLocation } from "../shared/route-module";
+import { isRedirect } from "../shared/route-module";
+import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
 import { loadPage, resolveRoute, startVisitor, type ResolvedRoute } from "./load-page";
 import { settleDeferred, settledVisitor } from "./deferred";
 import { HttpError } from "./errors";
 import { answerHeaders } from "./headers";
 import { jsonResponse } from "./respond";
-import { cachedAnswer, uncacheable } from "./page-cache";
+import { cachedAnswer } from "./page-cache";
+import { policyOf } from "./cache-policy";
+import { redirectAnswer } from "./redirects";
+import { withMiddleware } from "./middleware";
 
 /** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
 export function pageUrl(request: Request): URL {
@@ -38,15 +42,39 @@ export async function pageDataResponse(c: AppContext): Promise<Response> {
   const url = pageUrl(c.req.raw);
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
   const route = await resolveRoute(c, url);
-  // A page's per-visitor part is never cached: its loader runs beside the shared one's lookup.
-  const visitor = startVisitor(c, url, request, route);
-  const shared = await cachedAnswer(c, "data", url, route, (route) =>
-    loadPageData(c, url, request, route, visitor),
-  );
-  if (!visitor || shared.status !== STATUS.ok) return shared;
-  const page = (await shared.json()) as PageData | RedirectPayload;
-  const own = "redirect" in page ? {} : await settledVisitor(c, visitor);
-  return new Response(JSON.stringify({ ...page, ...own }), shared);
+  return withMiddleware(c, route, url, async () => {
+    // A page's per-visitor part is never cached: its loader runs beside the shared one's lookup.
+    const visitor = startVisitor(c, url, request, route);
+    // What the client keeps on screen of the layouts around the page. A cached answer is every
+    // client's, whatever it keeps: it holds every layout's data, left out on the way out.
+    const listed = route?.layouts.length ? keptLayouts(c.req.raw) : NO_LAYOUTS;
+    const cached = policyOf(route?.module ?? null) !== null;
+    const shared = await cachedAnswer(c, "data", url, route, (route) =>
+      loadPageData(c, url, request, route, visitor, cached ? NO_LAYOUTS : listed),
+    );
+    const kept = cached ? listed : NO_LAYOUTS;
+    if ((!visitor && kept.size === 0) || shared.status !== STATUS.ok) return shared;
+    const page = (await shared.json()) as PageData | RedirectPayload;
+    if ("redirect" in page) return new Response(JSON.stringify(page), shared);
+    const own = await settledVisitor(c, visitor);
+    return new Response(
+      JSON.stringify({ ...page, layouts: withoutKept(page.layouts, kept), ...own }),
+      shared,
+    );
+  });
+}
+
+const NO_LAYOUTS: ReadonlySet<string> = new Set();
+
+/** The layouts whose data the client keeps, as it listed them in the marker parameter. */
+export function keptLayouts(request: Request): ReadonlySet<string> {
+  const listed = new URL(request.url).searchParams.get(PAGE_DATA_PARAM);
+  return listed ? new Set(listed.split(",")) : NO_LAYOUTS;
+}
+
+function withoutKept(layouts: PageData["layouts"], kept: ReadonlySet<string>): PageData["layouts"] {
+  if (!layouts || kept.size === 0) return layouts;
+  return Object.fromEntries(Object.entries(layouts).filter(([id]) => !kept.has(id)));
 }
 
 async function loadPageData(
@@ -55,16 +83,13 @@ async function loadPageData(
   request: Request | (() => Request),
   route: ResolvedRoute | null,
   visitor: Promise<unknown> | undefined,
+  keep: ReadonlySet<string>,
 ): Promise<Response> {
-  const loaded = await loadPage(c, url, request, route, visitor);
-  if (isRedirect(loaded)) {
-    const redirect = redirectLocation(loaded, url);
-    // A 200 like a page's data, but a redirect: not stored, as a document's 303 is not.
-    return uncacheable(
-      jsonResponse({ redirect } satisfies RedirectPayload, STATUS.ok, answerHeaders("data")),
-    );
-  }
-  const { page, module } = loaded;
+  const loaded = await loadPage(c, url, request, route, visitor, keep);
+  if (isRedirect(loaded)) return redirectAnswer(c, loaded, url);
+  const { page, module, headers } = loaded;
   const data = await settleDeferred(c, page.data);
-  return jsonResponse({ ...page, data }, page.status, answerHeaders("data", module));
+  const response = jsonResponse({ ...page, data }, page.status, answerHeaders("data", module));
+  appendHeaders(response.headers, headers);
+  return response;
 }

@@ -10,7 +10,7 @@ import { isRedirect, redirectLocation, type RouteModule } from "../shared/route-
 import { tagDeferred } from "../shared/await";
 import { scriptSafeJson } from "../shared/serialize";
 import type { AppContext } from "./context";
-import { loadPage, startVisitor, type LoadedPage, type ResolvedRoute } from "./load-page";
+import { loadPage, mounted, startVisitor, type LoadedPage, type ResolvedRoute } from "./load-page";
 import { cachedUrl, policyOf } from "./cache-policy";
 import { cacheKey, documentBytes, findEntry, PLACEHOLDER_HEADER } from "./cache-entry";
 import { nonceAttributeOffsets, spliceAt } from "./nonce-splice";
@@ -81,7 +81,7 @@ export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute)
     const found = await timed(c, "cache", () => findEntry(page!.key, "html"));
     if (found && found.age <= lifetime(policy)) {
       const stored = await storedShell(c, found.entry);
-      const answer = typeof stored === "string" ? stored : resumed(c, module, stored, visitor);
+      const answer = typeof stored === "string" ? stored : resumed(c, route, stored, visitor);
       if (typeof answer !== "string") {
         const stale = found.age > policy.maxAge;
         note(c, stale ? "stale" : "shell");
@@ -107,7 +107,7 @@ export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute)
   if (!sent) {
     throw new Error(`The page "${route.match.route.path}" shows its CSP nonce outside a nonce attribute`);
   }
-  return resumed(c, module, sent, visitor);
+  return resumed(c, route, sent, visitor);
 }
 
 /** What a refresh stores: the shell's entry, if it may be stored. */
@@ -156,7 +156,7 @@ async function prerendered(c: AppContext, loaded: LoadedPage, route: ResolvedRou
   const { live, json, settled } = pageDeferred(c, { ...loaded, visitor: undefined });
   live.visitor = pending as unknown as DeferredMarker;
   json.visitor = { $deferred: VISITOR_KEY };
-  const tree = documentTree(c, loaded.module, live, nonce, embeddedJson(c, json));
+  const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json));
   const stop = new AbortController();
   const done = new Error("the shell is done");
   void settled
@@ -320,7 +320,8 @@ function deepFrozen<T>(value: T): T {
  * (storedShell()), so React is given what it wrote; should it still fail to resume, the holes
  * are ended in place with the failure's digest (resumeFailed()), as a hole that throws is.
  */
-function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Promise<unknown>): Response {
+function resumed(c: AppContext, route: ResolvedRoute, shell: Shell, visitor: Promise<unknown>): Response {
+  const { module } = route;
   const headers = answerHeaders("html", module, shell.page.status);
   if (shell.postponed === null)
     return htmlResponse(new Blob([shell.prelude]).stream(), shell.page.status, headers);
@@ -335,7 +336,7 @@ function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Prom
     const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
     const page = { ...shell.page, visitor: (hole.live as Record<string, DeferredMarker>)[VISITOR_KEY] };
     // The embedded page data is in the prelude already: resume renders only the way to the holes.
-    const tree = documentTree(c, module, page, nonce, "");
+    const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
     const deadline = renderDeadline(c, hole.settled);
     try {
       const state = typeof postponed === "string" ? (JSON.parse(postponed) as PostponedState) : postponed;

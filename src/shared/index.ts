@@ -26,6 +26,22 @@ export {
   type PageRoute,
   type Routes,
 } from "./route-module";
+export {
+  layout,
+  useLayoutData,
+  type LayoutData,
+  type LayoutId,
+  type LayoutModule,
+  type LayoutProps,
+} from "./layouts";
+export {
+  createContext,
+  type ContextKey,
+  type Middleware,
+  type MiddlewareArgs,
+  type RequestContext,
+} from "./middleware";
+export { data, type AnswerOptions, type DataWith } from "./answers";
 export { Form, useFormState, type FormProps, type FormState } from "./form";
 export { newIdempotencyKey } from "./form-keys";
 export { Field, IdempotencyKey, SubmitButton, type FieldProps } from "./form-fields";

@@ -1,5 +1,6 @@
 // The types a page's data takes on its way from the loader to the page: what JSON keeps of it.
 import type { Redirect } from "./route-module";
+import type { DataWith } from "./answers";
 
 /** Values JSON leaves out of an object (and writes as null in an array). */
 type Dropped = undefined | symbol | ((...args: never[]) => unknown);
@@ -57,7 +58,12 @@ export type Serialized<T> = 0 extends 1 & T
                 : never;
 
 /** A loader's result without the redirects it may return: the data a page is rendered with. */
-export type LoaderData<L> = L extends (...args: never[]) => infer R ? Exclude<Awaited<R>, Redirect> : L;
+export type LoaderData<L> = L extends (...args: never[]) => infer R
+  ? Unwrapped<Exclude<Awaited<R>, Redirect>>
+  : L;
+
+/** The value a `data(value, options)` result carries; other results as they are. */
+type Unwrapped<R> = R extends DataWith<infer T> ? T : R;
 
 type WithDeferred<D> = D extends readonly unknown[]
   ? D

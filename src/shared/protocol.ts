@@ -3,7 +3,10 @@
 
 /** Marks a GET/HEAD of a page URL as a page-data request (answered with JSON). */
 export const PAGE_DATA_HEADER = "X-Page-Data";
-/** Query parameter the client adds to page-data URLs so shared caches that ignore Vary keep them apart. */
+/**
+ * Query parameter the client adds to page-data URLs so shared caches that ignore Vary keep them
+ * apart. Its value lists the layouts whose data the client keeps, comma separated ("1": none).
+ */
 export const PAGE_DATA_PARAM = "_data";
 /** The client's build id, sent with every page-data and action request. */
 export const BUILD_HEADER = "X-Build";
@@ -105,6 +108,11 @@ export interface PageData {
   status: number;
   /** Set when the route's loader failed: the page shows the route error view. */
   error?: ErrorPayload;
+  /**
+   * The data of each layout around the page, by id (pages below layouts only). A page-data answer
+   * leaves out the layouts the client said it keeps (`_data`, below): their data is on screen.
+   */
+  layouts?: Record<string, LayoutPart>;
   /** Set when a plain-HTML action failed validation: field errors and typed values. */
   actionData?: ActionFailure;
   /**
@@ -120,6 +128,9 @@ export interface PageData {
    */
   vitals?: number;
 }
+
+/** One layout's part of the page data: its loader's data, or the digest of its loader's failure. */
+export type LayoutPart = { data: unknown } | { error: ErrorPayload };
 
 export interface ReporterConfig {
   /** The public DSN the envelopes name. */

@@ -2,7 +2,8 @@
 import type { ErrorInfo, ReactNode } from "react";
 import { ANNOUNCER_ID, PAGE_DATA_SCRIPT_ID, type HeadTag, type PageData } from "./protocol";
 import type { AppDefinition, RouteModule } from "./route-module";
-import { RootErrorBoundary, RouteErrorView } from "./error-views";
+import { LayoutErrorBoundary, RootErrorBoundary, RouteErrorView } from "./error-views";
+import { LayoutDataProvider, type MountedLayout } from "./layouts";
 import { useNonce } from "./nonce";
 
 /** React streams a finished Suspense section as `<div hidden id="S:n">` for its script to move in place. */
@@ -14,6 +15,8 @@ export interface RootProps {
   page: PageData;
   /** The matched route's module; null when nothing matched. */
   module: RouteModule | null;
+  /** The layouts around the page, outermost first (from the route table; most pages have none). */
+  layouts?: readonly MountedLayout[];
   /** The page data as escaped JSON text, embedded for hydration. */
   pageJson: string;
   /** What the live region says: empty on first load, the new page after a client navigation. */
@@ -23,7 +26,16 @@ export interface RootProps {
   onError?: (error: unknown, info: ErrorInfo) => void;
 }
 
-export function Root({ app, page, module, pageJson, announcement = "", resources, onError }: RootProps) {
+export function Root({
+  app,
+  page,
+  module,
+  layouts = [],
+  pageJson,
+  announcement = "",
+  resources,
+  onError,
+}: RootProps) {
   const nonce = useNonce();
   const { Layout, NotFound } = app;
   return (
@@ -43,7 +55,11 @@ export function Root({ app, page, module, pageJson, announcement = "", resources
       <body>
         <RootErrorBoundary onError={onError}>
           <Layout>
-            <RouteView page={page} module={module} NotFound={NotFound} />
+            {layouts.length === 0 ? (
+              <RouteView page={page} module={module} NotFound={NotFound} />
+            ) : (
+              <LayoutsView page={page} module={module} layouts={layouts} NotFound={NotFound} />
+            )}
           </Layout>
         </RootErrorBoundary>
         <div id={ANNOUNCER_ID} className="visually-hidden" aria-live="assertive" aria-atomic="true">
@@ -86,4 +102,50 @@ function RouteView({ page, module, NotFound }: RouteViewProps) {
   if (module === null || page.route === null) return <NotFound />;
   const Page = module.default;
   return <Page data={page.data} params={page.params} actionData={page.actionData} visitor={page.visitor} />;
+}
+
+/**
+ * The page inside its layouts, outermost first. A layout's error view stands in for what is below
+ * it when that failed (a loader's digest, or a render error in the browser): the page's failure
+ * shows the innermost layout's view, a layout loader's failure the view of the layout above it
+ * (the app's own route error view above the outermost). Every layout's chrome above stays.
+ */
+function LayoutsView({
+  page,
+  module,
+  layouts,
+  NotFound,
+}: RouteViewProps & { layouts: readonly MountedLayout[] }) {
+  const parts = page.layouts ?? {};
+  const data: Record<string, unknown> = {};
+  let depth = layouts.length;
+  let failure = page.error;
+  for (let i = 0; i < layouts.length; i++) {
+    const part = parts[layouts[i]!.id];
+    if (part && "error" in part) {
+      depth = i;
+      failure = part.error;
+      break;
+    }
+    data[layouts[i]!.id] = part?.data;
+  }
+  const View = (depth > 0 && layouts[depth - 1]!.module.ErrorView) || RouteErrorView;
+  let inner: ReactNode =
+    failure !== undefined ? (
+      <View digest={failure.digest} />
+    ) : (
+      <RouteView page={page} module={module} NotFound={NotFound} />
+    );
+  for (let i = depth - 1; i >= 0; i--) {
+    const { id, module: layout } = layouts[i]!;
+    const Layout = layout.default;
+    inner = (
+      <Layout key={id} data={data[id]} params={page.params}>
+        <LayoutErrorBoundary View={layout.ErrorView ?? RouteErrorView} resetKey={page}>
+          {inner}
+        </LayoutErrorBoundary>
+      </Layout>
+    );
+  }
+  return <LayoutDataProvider value={data}>{inner}</LayoutDataProvider>;
 }

@@ -7,6 +7,7 @@ import { route, type RouteDefinition } from "./routing";
 import type { Params } from "./href";
 import type { Data, LoaderData, Serialized } from "./page-data-types";
 import type { FieldNames } from "./schema-action";
+import type { Middleware, RequestContext } from "./middleware";
 
 /** What page code may do with D1: a session's queries (no exec, no session of its own). */
 export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
@@ -26,6 +27,11 @@ export interface LoaderArgs<P extends string = string> {
   env: PageEnv;
   /** For work that may outlive the response (ctx.waitUntil). */
   ctx: Pick<ExecutionContext, "waitUntil">;
+  /**
+   * What the middleware above set for this request (`context.get(accountKey)`). A cached page's
+   * loaders get none: their answer is every visitor's.
+   */
+  context: RequestContext;
 }
 
 /**
@@ -109,6 +115,8 @@ export interface RouteModule {
   visitorLoader?: Loader;
   /** Server only: named mutations (see src/actions.ts). */
   actions?: Actions;
+  /** Server only: middleware of this page alone, after its layouts' (see `Middleware`). */
+  middleware?: readonly Middleware[];
   /**
    * This route's Cache-Control toward browsers, per kind of answer; defaults: HTML
    * "private, no-cache", page data "private, no-store" (server/headers.ts).
@@ -138,6 +146,8 @@ const REDIRECT = Symbol.for("verge.redirect");
 export interface Redirect {
   [REDIRECT]: true;
   location: string;
+  /** Headers of the redirect's answer (a `Set-Cookie` on sign-in, say). */
+  headers?: HeadersInit;
 }
 
 /**
@@ -179,9 +189,11 @@ function refused(location: unknown, where: string): TypeError {
  * site, "//host", "javascript:") throws here, or, for an absolute URL of another origin, when
  * the answer is built: a programming error, which tests catch.
  */
-export function redirect(location: string): Redirect {
+export function redirect(location: string, options: { headers?: HeadersInit } = {}): Redirect {
   if (checkedLocation(location) === null) throw refused(location, "");
-  return { [REDIRECT]: true, location };
+  return options.headers === undefined
+    ? { [REDIRECT]: true, location }
+    : { [REDIRECT]: true, location, headers: options.headers };
 }
 
 /** Where `to` sends a visitor of `page`, checked again (a Redirect can be forged, and its origin is known only now). */
@@ -390,4 +402,6 @@ export interface AppDefinition {
   meta?: PageMeta;
   /** The not-found page's head tags, over `meta` (e.g. its own description, robots "noindex"). */
   notFoundMeta?: PageMeta;
+  /** Middleware for every request to a page (or endpoint), before any layout's own. */
+  middleware?: readonly Middleware[];
 }

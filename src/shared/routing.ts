@@ -1,11 +1,14 @@
 // Route matching shared by the worker and the browser: patterns like "/errors/:kind".
 import type { Params } from "./protocol";
+import type { LayoutDefinition } from "./layouts";
 
 export interface RouteDefinition<M = unknown> {
   /** Pattern: literal segments and ":name" parameters. */
   path: string;
   /** Loads the route module (a page file under src/app/pages). */
   load: () => Promise<M>;
+  /** The layouts around the page, outermost first (`layout()` in the table sets them). */
+  layouts?: readonly LayoutDefinition[];
 }
 
 export interface RouteMatch<M = unknown> {

@@ -7,7 +7,7 @@
 import ts from "typescript";
 
 /** Exports only the worker has. */
-const SERVER_EXPORTS = new Set(["loader", "visitorLoader", "actions"]);
+const SERVER_EXPORTS = new Set(["loader", "visitorLoader", "actions", "middleware"]);
 /** Exports only the worker reads: the browser gets `undefined`. */
 const WORKER_VALUES = new Set(["title", "meta", "cache", "cacheControl"]);
 /** A cheap first look: a module that never spells one of those names is left unparsed. */

@@ -68,7 +68,7 @@ describe("JavaScript budget of the home page", () => {
   const { loaded, sizes, total } = firstLoad(HOME);
 
   it("preloads exactly the chunks the home page loads", () => {
-    const { preloads } = pageFiles(manifest, { [MODULE_ID_EXPORT]: HOME });
+    const { preloads } = pageFiles(manifest, [{ [MODULE_ID_EXPORT]: HOME }]);
     expect([...new Set([manifest.entry, ...preloads])].sort()).toEqual([...loaded].sort());
     // And what the manifest lists is what the chunks import: the manifest is read from the build.
     const page = manifest.modules[HOME]!;
@@ -99,7 +99,7 @@ describe("JavaScript budget of the home page", () => {
 describe("JavaScript budget of the guestbook", () => {
   it(`is at most ${GUESTBOOK_JS_BUDGET} bytes gzipped on a first load, as before the move to Vite`, () => {
     const { loaded, sizes, total } = firstLoad(GUESTBOOK);
-    const { preloads } = pageFiles(manifest, { [MODULE_ID_EXPORT]: GUESTBOOK });
+    const { preloads } = pageFiles(manifest, [{ [MODULE_ID_EXPORT]: GUESTBOOK }]);
     expect([...new Set([manifest.entry, ...preloads])].sort()).toEqual([...loaded].sort());
     console.log(`guestbook JS: ${sizes.length} files, ${total} B gzip`);
     expect(total).toBeLessThanOrEqual(GUESTBOOK_JS_BUDGET);

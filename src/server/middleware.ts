@@ -1,0 +1,88 @@
+// Runs the app's and the layouts' middleware around a page's answer (document, page data,
+// action) or an endpoint's: outermost first, each a phase of the request's timings; a middleware
+// may answer itself (a redirect in the request kind's own form, or a Response).
+import { isRedirect, type Redirect } from "../shared/route-module";
+import { requestContext, type Middleware, type MiddlewareArgs } from "../shared/middleware";
+import { appendHeaders } from "../shared/answers";
+import type { AppContext } from "./context";
+import type { ResolvedRoute } from "./load-page";
+import { pageEnv } from "./d1-session";
+import { redirectAnswer } from "./redirects";
+import { timedUntil } from "./timings";
+
+/** The middleware of `route`, outermost first: the app's, each layout's, the page's own. */
+function chainOf(c: AppContext, route: ResolvedRoute | null): readonly Middleware[] {
+  const app = c.get("app").middleware ?? [];
+  if (!route) return app;
+  const layouts = route.layouts.flatMap((layout) => layout.module.middleware ?? []);
+  const own = route.module.middleware ?? [];
+  return layouts.length === 0 && own.length === 0 ? app : [...app, ...layouts, ...own];
+}
+
+/**
+ * `answer` behind the middleware of `route` (null: a path no route matches, which only the
+ * app's middleware sees). The request's context is made here, so loaders and actions always
+ * have one; headers middleware added go on whatever answers.
+ */
+export async function withMiddleware(
+  c: AppContext,
+  route: ResolvedRoute | null,
+  url: URL,
+  answer: () => Promise<Response>,
+): Promise<Response> {
+  const context = requestContext();
+  c.set("context", context);
+  const chain = chainOf(c, route);
+  if (chain.length === 0) return answer();
+  const headers = new Headers();
+  c.set("answerHeaders", headers);
+  const args: MiddlewareArgs = {
+    request: c.req.raw,
+    url,
+    params: route?.match.params ?? {},
+    env: pageEnv(c),
+    ctx: c.executionCtx,
+    context,
+    headers,
+    route: route?.match.route.path ?? null,
+  };
+  const run = async (i: number): Promise<Response> => {
+    const middleware = chain[i];
+    if (!middleware) return answer();
+    let below: Promise<Response> | undefined;
+    let entered!: () => void;
+    const next = () => {
+      entered();
+      return (below ??= run(i + 1));
+    };
+    // The phase is the middleware's own time: until it calls next() or answers.
+    timedUntil(c, `middleware:${middleware.name || i}`, new Promise<void>((done) => (entered = done)));
+    let result: Awaited<ReturnType<Middleware>>;
+    try {
+      result = await middleware(args, next);
+    } catch (thrown) {
+      if (!isRedirect(thrown)) throw thrown;
+      result = thrown;
+    } finally {
+      entered();
+    }
+    if (result instanceof Response) return result;
+    if (isRedirect(result)) return answered(c, result, url);
+    return next();
+  };
+  const response = await run(0);
+  if (!hasAny(headers)) return response;
+  const sent = new Response(response.body, response);
+  appendHeaders(sent.headers, headers);
+  return sent;
+}
+
+/** A middleware's own redirect, in the form the request's kind takes. */
+function answered(c: AppContext, to: Redirect, url: URL): Response {
+  return redirectAnswer(c, to, url, { fromMiddleware: true });
+}
+
+function hasAny(headers: Headers): boolean {
+  for (const _ of headers.keys()) return true;
+  return false;
+}

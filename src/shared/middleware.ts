@@ -1,0 +1,88 @@
+// Middleware and the typed request context it fills: what runs before the loaders and actions of
+// a layout's pages (or the whole app), and how it hands values to them.
+import type { Params } from "./href";
+import type { PageEnv, Redirect } from "./route-module";
+
+declare const valueType: unique symbol;
+
+/** A typed key of the request context: `createContext<Account>("account")`. */
+export interface ContextKey<T> {
+  readonly name: string;
+  readonly [valueType]?: T;
+}
+
+/** Makes a key middleware sets and loaders, actions and endpoints read, typed by `T`. */
+export function createContext<T>(name: string): ContextKey<T> {
+  return { name };
+}
+
+/** The request's values, by key: what middleware found out, for the code below it. */
+export interface RequestContext {
+  /** The value middleware set under `key`; throws when none did (a middleware missing from the chain). */
+  get<T>(key: ContextKey<T>): T;
+  /** The value under `key`, or undefined when none was set. */
+  find<T>(key: ContextKey<T>): T | undefined;
+  set<T>(key: ContextKey<T>, value: T): void;
+}
+
+/** A fresh context for one request. */
+export function requestContext(): RequestContext {
+  const values = new Map<ContextKey<unknown>, unknown>();
+  return {
+    get(key) {
+      if (!values.has(key)) {
+        throw new Error(
+          `No middleware set the context value "${key.name}": list the middleware that sets it in ` +
+            `the layout (or app) above this route (\`export const middleware = [...]\`)`,
+        );
+      }
+      return values.get(key) as never;
+    },
+    find: (key) => values.get(key) as never,
+    set: (key, value) => void values.set(key, value),
+  };
+}
+
+/**
+ * The context a cached page's loaders get: they make one answer for every visitor, so nothing a
+ * middleware learnt about this one may reach them.
+ */
+export const SHARED_CONTEXT: RequestContext = {
+  get(key) {
+    throw new Error(
+      `A cached page's loader cannot read "${key.name}" from the request context: its answer is ` +
+        `stored for every visitor. Read it in a visitorLoader, or do not cache the page.`,
+    );
+  },
+  find: () => undefined,
+  set(key) {
+    throw new Error(`A cached page's loader cannot set "${key.name}" in the request context.`);
+  },
+};
+
+/** What a middleware receives. */
+export interface MiddlewareArgs {
+  request: Request;
+  /** The page URL (without the page-data marker). */
+  url: URL;
+  /** The matched route's params (all of them). */
+  params: Params;
+  env: PageEnv;
+  ctx: Pick<ExecutionContext, "waitUntil">;
+  context: RequestContext;
+  /** Headers added to whatever answers this request (a `Set-Cookie`, say), this one's or below's. */
+  headers: Headers;
+  /** The matched route's pattern, or null for a path no route matches. */
+  route: string | null;
+}
+
+/**
+ * Runs before the loaders and actions below it, outermost first, for documents, page data and
+ * actions alike (and endpoints). It calls `next()` to go on (and may look at what came back),
+ * or answers itself: `return redirect("/sign-in")` (as a 302/303, or the page-data protocol's
+ * redirect for client navigations), or a Response.
+ */
+export type Middleware = (
+  args: MiddlewareArgs,
+  next: () => Promise<Response>,
+) => void | Response | Redirect | Promise<void | Response | Redirect>;
