@@ -1,6 +1,6 @@
 // The test app's route table: pages that exist only for tests (two pages sharing a title, a page
 // reflecting its input), beside a few of the product's own pages, on the same runtime.
-import { page, type Routes } from "verge";
+import { layout, page, type Routes } from "verge";
 
 export const routes = [
   page("/", () => import("./pages/home")),
@@ -15,6 +15,16 @@ export const routes = [
   page("/styled", () => import("./pages/styled")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
+  // Three nested layouts, each with a loader, an error view and a counter; the outer one has middleware.
+  ...layout("outer", () => import("./layouts/nest-outer"), [
+    page("/nest", () => import("./pages/nest-home")),
+    ...layout("middle", () => import("./layouts/nest-middle"), [
+      ...layout("inner", () => import("./layouts/nest-inner"), [
+        page("/nest/:section/a", () => import("./pages/nest-a")),
+        page("/nest/:section/b", () => import("./pages/nest-b")),
+      ]),
+    ]),
+  ]),
 ];
 
 /** Each page checked against its pattern (the product registers its own table; this one is checked here). */

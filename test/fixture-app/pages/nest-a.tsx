@@ -1,0 +1,20 @@
+// /nest/:section/a: one of two sibling pages below three nested layouts (./nest-page.tsx). Its
+// loader reads what the outer layout's middleware set; its action shows middleware runs for it too.
+import * as v from "valibot";
+import { action, type Actions, type LoaderArgs, type PageProps } from "verge";
+import { nestLoad, visitKey } from "../nest.server";
+import { NestPage } from "./nest-page";
+
+export const title = "Nest a";
+
+export async function loader({ url, context }: LoaderArgs<"/nest/:section/a">) {
+  return { ...(await nestLoad("page", url)), via: context.get(visitKey).via };
+}
+
+export const actions = {
+  touch: action(v.object({}), ({ context }) => ({ touched: context.get(visitKey).via })),
+} satisfies Actions;
+
+export default function NestA(props: PageProps<typeof loader, "/nest/:section/a", typeof actions>) {
+  return <NestPage name="a" {...props} />;
+}
