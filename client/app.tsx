@@ -1,10 +1,11 @@
 // The browser's root component: holds the page on screen; the client router changes it.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { Root } from "../src/shared/root";
 import { RouterContext } from "../src/shared/router-context";
 import type { PageData } from "../src/shared/protocol";
 import type { AppDefinition, RouteModule, RouteTable } from "../src/shared/route-module";
 import type { LayoutModule } from "../src/shared/layouts";
+import { layoutsView, loadLayoutsView } from "./layouts-view";
 import type { PageState } from "./router";
 import { deferredRouter } from "./router-loader";
 import { listen } from "./navigation";
@@ -16,18 +17,14 @@ export type { PageState } from "./router";
  * its layouts', each chunk loaded at once.
  */
 export async function loadRoute(routes: RouteTable, page: PageData): Promise<PageState> {
-  const route = page.route === null ? undefined : routes.find((candidate) => candidate.path === page.route);
-  if (!route) return { page, module: null, layouts: [] };
-  const definitions = route.layouts ?? [];
+  const route = routes.find((candidate) => candidate.path === page.route);
+  const chain = route?.layouts ?? [];
   const [module, ...layouts] = await Promise.all([
-    page.error ? null : route.load(),
-    ...definitions.map((definition) => definition.load()),
+    route && !page.error ? route.load() : null,
+    ...chain.map((layout) => layout.load()),
+    chain[0] && loadLayoutsView(),
   ]);
-  return {
-    page,
-    module: module as RouteModule | null,
-    layouts: layouts.map((layout, i) => ({ id: definitions[i]!.id, module: layout as LayoutModule })),
-  };
+  return { page, module, layouts: chain.map(({ id }, i) => ({ id, module: layouts[i] as LayoutModule })) };
 }
 
 /** A page state plus the router's callback for when React has committed it. */
@@ -42,16 +39,12 @@ export interface AppProps {
 export function App({ app, initial, pageJson }: AppProps) {
   const [view, setView] = useState<View>(initial);
   const [announcement, announce] = useState("");
-  // What is on screen, for the router: the layouts whose data a navigation may keep.
-  const shown = useRef<PageState>(initial);
-  shown.current = view;
   const router = useMemo(
     () =>
-      deferredRouter(app.routes, initial.page.build, {
+      deferredRouter(app.routes, initial, {
         // Called inside the router's transition: the old page stays on screen until the new one is ready.
         show: (state) => new Promise((committed) => setView({ ...state, committed })),
         announce,
-        shown: () => shown.current,
       }),
     [],
   );
@@ -68,6 +61,7 @@ export function App({ app, initial, pageJson }: AppProps) {
         page={view.page}
         module={view.module}
         layouts={view.layouts}
+        LayoutsView={layoutsView()}
         pageJson={pageJson}
         announcement={announcement}
       />

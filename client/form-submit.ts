@@ -4,8 +4,8 @@ import {
   BUILD_HEADER,
   FORM_URLENCODED,
   JSON_MEDIA_TYPE,
-  STATUS,
   type ActionResponse,
+  STATUS,
 } from "../src/shared/protocol";
 import type { SubmitOutcome } from "../src/shared/router-context";
 import { keepBookmark, withBookmark } from "./bookmark";

@@ -1,7 +1,7 @@
 // The browser's reporter proper, loaded on demand by client/reporter.ts: dedupes and caps
 // reports, writes each as a Sentry envelope (type, message, stack frames) cut to size as
 // Sentry's SDK cuts it, posts it to the relay, and backs off when told to (429, X-Sentry-Rate-Limits).
-import { PAGE_DATA_SCRIPT_ID, STATUS, type PageData, type ReporterConfig } from "../src/shared/protocol";
+import { PAGE_DATA_SCRIPT_ID, type PageData, type ReporterConfig, STATUS } from "../src/shared/protocol";
 import { RETRY_AFTER_HEADER, SENTRY_RATE_LIMITS_HEADER } from "../src/shared/sentry-headers";
 
 /** At most this many reports per page view. */

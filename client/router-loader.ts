@@ -2,7 +2,7 @@
 // clicked; a form sent; Back): a first paint carries only what hydration needs.
 import type { RouteTable } from "../src/shared/route-module";
 import type { SubmitOutcome } from "../src/shared/router-context";
-import type { Router, RouterDeps } from "./router";
+import type { PageState, Router, RouterDeps } from "./router";
 
 /** What the browser would have done without JavaScript: post the form itself. */
 function postNatively(form: HTMLFormElement): Promise<SubmitOutcome> {
@@ -11,13 +11,13 @@ function postNatively(form: HTMLFormElement): Promise<SubmitOutcome> {
 }
 
 /** A Router whose every call loads the real one first; when it cannot load, the browser does the work. */
-export function deferredRouter(routes: RouteTable, build: string, deps: RouterDeps): Router {
+export function deferredRouter(routes: RouteTable, initial: PageState, deps: RouterDeps): Router {
   // The page on screen now, at hydration: by the time the router loads, Back may have moved on.
   const shown = location.href;
   let loading: Promise<Router> | undefined;
   const load = () =>
     (loading ??= import("./router").then(
-      (module) => module.createRouter(routes, build, deps, shown),
+      (module) => module.createRouter(routes, initial, deps, shown),
       (error: unknown) => {
         loading = undefined; // offline for now: the next intent tries again
         throw error;

@@ -3,7 +3,7 @@
 import { addTransitionType, startTransition } from "react";
 import { matchRoute, type RouteMatch } from "../src/shared/routing";
 import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
-import { STATUS, type PageData } from "../src/shared/protocol";
+import { type PageData, STATUS } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
 import type { RouteModule, RouteTable } from "../src/shared/route-module";
 import type { LayoutDefinition, LayoutModule, MountedLayout } from "../src/shared/layouts";
@@ -13,6 +13,7 @@ import { popEntry, pushEntry } from "./scroll";
 import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
+import { loadLayoutsView } from "./layouts-view";
 
 export interface PageState {
   page: PageData;
@@ -26,8 +27,6 @@ export interface RouterDeps {
   show(state: PageState): Promise<void>;
   /** Sets the route announcer's text. */
   announce(text: string): void;
-  /** The page on screen now. */
-  shown(): PageState;
 }
 
 export interface Router extends ClientRouter {
@@ -48,9 +47,17 @@ const sameParams = (layout: LayoutDefinition, a: PageData["params"], b: PageData
   layout.params.every((name) => a[name] === b[name]);
 
 /** `shownHref`: the address of the page on screen (the router may load after Back changed it). */
-export function createRouter(routes: RouteTable, build: string, deps: RouterDeps, shownHref: string): Router {
+export function createRouter(
+  routes: RouteTable,
+  initial: PageState,
+  deps: RouterDeps,
+  shownHref: string,
+): Router {
+  const { build } = initial.page;
   let controller: AbortController | undefined;
   let shown = new URL(shownHref);
+  /** The page on screen: the one hydrated, then each the router shows. */
+  let onScreen = initial;
 
   /**
    * Renders the page in a transition: the old page stays on screen until the new one is ready.
@@ -63,7 +70,7 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
       if (toAnother && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
         addTransitionType(NAVIGATION_TRANSITION);
       }
-      committed = deps.show(state);
+      committed = deps.show((onScreen = state));
     });
     return committed;
   }
@@ -97,7 +104,8 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
         const data = given
           ? { page: given }
           : (takePrefetched(url) ?? requestPage(url, build, current.signal, kept(match)));
-        [answer, module, ...layouts] = await Promise.all([
+        [, answer, module, ...layouts] = await Promise.all([
+          chain.length > 0 && loadLayoutsView(),
           data,
           match?.route.load(),
           ...chain.map((layout) => layout.load()),
@@ -159,7 +167,7 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
    * (their loaders do not run again), until an action's answer brings them anew.
    */
   function kept(match: RouteMatch<RouteModule> | null): string[] {
-    const on = deps.shown();
+    const on = onScreen;
     const parts = on.page.layouts ?? {};
     return (match?.route.layouts ?? [])
       .filter((layout) => {
@@ -175,7 +183,7 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
     params: PageData["params"],
     chain: readonly LayoutDefinition[],
   ): PageData | null {
-    const on = deps.shown().page;
+    const on = onScreen.page;
     const parts = { ...page.layouts };
     for (const layout of chain) {
       if (parts[layout.id]) continue;

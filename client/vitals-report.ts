@@ -4,7 +4,7 @@
 // as a Sentry transaction envelope through the relay (docs/protocol.md, "Web Vitals"). What a view
 // showed is read here, from its URL and the browser's timing entries: the router keeps nothing.
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricType } from "web-vitals";
-import { PAGE_DATA_PARAM, STATUS, type PageData } from "../src/shared/protocol";
+import { PAGE_DATA_PARAM, type PageData, STATUS } from "../src/shared/protocol";
 import type { RouteTable } from "../src/shared/route-module";
 import { matchRoute } from "../src/shared/routing";
 import {

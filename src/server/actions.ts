@@ -22,14 +22,8 @@ import { forgetPage } from "./page-cache";
 import { jsonResponse, redirectResponse } from "./respond";
 import { redirectAnswer } from "./redirects";
 import { withMiddleware } from "./middleware";
-import {
-  echoedValues,
-  isInvalid,
-  isRedirect,
-  redirect,
-  type Action,
-  type Fields,
-} from "../shared/route-module";
+import { isRedirect, redirect, type Action, type Fields } from "../shared/route-module";
+import { echoedValues, isInvalid } from "../shared/invalid";
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
 import { requestKind } from "./request-kind";

@@ -2,6 +2,7 @@
 import { renderToReadableStream } from "react-dom/server";
 import { preinit, preloadModule } from "react-dom";
 import { Root } from "../shared/root";
+import { LayoutsView } from "../shared/layouts-view";
 import { NonceContext } from "../shared/nonce";
 import { scriptSafeJson } from "../shared/serialize";
 import { appendHeaders } from "../shared/answers";
@@ -83,6 +84,7 @@ export function documentTree(
         page={page}
         module={module}
         layouts={layouts}
+        LayoutsView={LayoutsView}
         pageJson={pageJson}
         resources={<Resources manifest={app.manifest} modules={modules} nonce={nonce} />}
       />

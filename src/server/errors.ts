@@ -1,6 +1,6 @@
 // HttpError, and the one place errors become responses, in the format the request's kind asks for.
-import { SERVER_ERROR_TEXT } from "../shared/error-views";
 import { STATUS } from "../shared/protocol";
+import { SERVER_ERROR_TEXT } from "../shared/error-views";
 import type { AppContext, ErrorFormat } from "./context";
 import { answerHeaders, NO_STORE } from "./headers";
 import { htmlResponse, jsonResponse, textResponse } from "./respond";

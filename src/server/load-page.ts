@@ -9,7 +9,7 @@ import {
   type Redirect,
   type RouteModule,
 } from "../shared/route-module";
-import { STATUS, type ErrorPayload, type LayoutPart, type PageData, type Params } from "../shared/protocol";
+import { type ErrorPayload, type LayoutPart, type PageData, type Params, STATUS } from "../shared/protocol";
 import type { LayoutDefinition, LayoutModule, MountedLayout } from "../shared/layouts";
 import { SHARED_CONTEXT, type RequestContext } from "../shared/middleware";
 import { appendHeaders, unwrapData } from "../shared/answers";

@@ -2,8 +2,8 @@
 // served from this location's Cache API, fresh or stale-while-revalidate, each document hit with
 // this response's own nonce (cache-entry.ts); misses are rendered under a nonce no one is sent,
 // streamed to their visitor with the visitor's own, and stored as rendered.
-import { keyMark } from "../shared/form-keys";
 import { STATUS } from "../shared/protocol";
+import { keyMark } from "../shared/form-keys";
 import type { RouteModule } from "../shared/route-module";
 import { cachedUrl, policyOf, type Policy } from "./cache-policy";
 import type { AppContext, CacheState } from "./context";

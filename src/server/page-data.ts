@@ -2,9 +2,9 @@
 import {
   BUILD_HEADER,
   PAGE_DATA_PARAM,
-  STATUS,
   type PageData,
   type RedirectPayload,
+  STATUS,
 } from "../shared/protocol";
 import { isRedirect } from "../shared/route-module";
 import { appendHeaders } from "../shared/answers";

@@ -1,7 +1,7 @@
 // A redirect from a loader, an action or a middleware, in the form its request's kind takes: an
 // HTTP redirect for documents and plain form posts, the page-data protocol's JSON for client
 // navigations and JavaScript actions (the client follows it), with the redirect's own headers.
-import { STATUS, type ActionRedirect, type RedirectPayload } from "../shared/protocol";
+import { type ActionRedirect, type RedirectPayload, STATUS } from "../shared/protocol";
 import { redirectLocation, type Redirect } from "../shared/route-module";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";

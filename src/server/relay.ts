@@ -3,7 +3,7 @@
 import { HttpError } from "./errors";
 import { logField } from "./logger";
 import { timed } from "./timings";
-import { STATUS, type ReporterConfig } from "../shared/protocol";
+import { type ReporterConfig, STATUS } from "../shared/protocol";
 import {
   RETRY_AFTER_HEADER,
   SENTRY_FORWARDED_FOR_HEADER,

@@ -5,7 +5,7 @@
 import { prerender } from "react-dom/static";
 import { resume } from "react-dom/server";
 import type { PostponedState } from "react-dom/static";
-import { DEFERRED_ATTR, VISITOR_KEY, STATUS, type DeferredMarker, type PageData } from "../shared/protocol";
+import { DEFERRED_ATTR, VISITOR_KEY, type DeferredMarker, type PageData, STATUS } from "../shared/protocol";
 import { isRedirect, redirectLocation, type RouteModule } from "../shared/route-module";
 import { tagDeferred } from "../shared/await";
 import { scriptSafeJson } from "../shared/serialize";

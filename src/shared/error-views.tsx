@@ -1,5 +1,5 @@
 // What a visitor sees when something fails: texts fixed by the protocol (docs/protocol.md), never a message or stack.
-import { Component, type ComponentType, type ErrorInfo, type ReactNode } from "react";
+import { Component, type ErrorInfo, type ReactNode } from "react";
 
 export const SERVER_ERROR_TEXT =
   "Application error: a server-side exception has occurred (see the server logs for more information).";
@@ -15,11 +15,11 @@ export function Digest({ digest }: { digest: string }) {
 }
 
 /** A route (or a streamed section of it) failed; the rest of the page stays usable. */
-export function RouteErrorView({ digest }: { digest?: string }) {
+export function RouteErrorView({ digest }: { digest: string }) {
   return (
     <div role="alert" className="route-error" data-testid="route-error">
       <p>Something went wrong while loading this part of the page.</p>
-      {digest ? <Digest digest={digest} /> : null}
+      <Digest digest={digest} />
       <p>
         <a href="">Reload</a>
       </p>
@@ -72,38 +72,5 @@ export class RootErrorBoundary extends Component<BoundaryProps, { error: unknown
     if (this.state.error === null) return this.props.children;
     const digest = (this.state.error as { digest?: unknown }).digest;
     return <ClientErrorView digest={typeof digest === "string" ? digest : undefined} />;
-  }
-}
-
-/**
- * A layout's boundary around what is below it: a render error there in the browser shows the
- * layout's error view inside the layout's chrome, until the visitor goes to another page.
- */
-export class LayoutErrorBoundary extends Component<
-  { children: ReactNode; View: ComponentType<{ digest?: string }>; resetKey: unknown },
-  { error: unknown; at: unknown }
-> {
-  override state: { error: unknown; at: unknown } = { error: null, at: null };
-
-  static getDerivedStateFromError(error: unknown) {
-    return { error };
-  }
-
-  static getDerivedStateFromProps(
-    props: { resetKey: unknown },
-    state: { error: unknown; at: unknown },
-  ): Partial<{ error: unknown; at: unknown }> | null {
-    // Another page below: the error was the old page's.
-    if (state.error !== null && state.at !== null && state.at !== props.resetKey)
-      return { error: null, at: null };
-    if (state.error !== null && state.at === null) return { at: props.resetKey };
-    return null;
-  }
-
-  override render() {
-    if (this.state.error === null) return this.props.children;
-    const digest = (this.state.error as { digest?: unknown } | null)?.digest;
-    const { View } = this.props;
-    return <View digest={typeof digest === "string" ? digest : undefined} />;
   }
 }

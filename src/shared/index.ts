@@ -5,7 +5,6 @@
 export {
   page,
   redirect,
-  invalid,
   type Action,
   type ActionArgs,
   type Actions,
@@ -13,8 +12,6 @@ export {
   type CachePolicy,
   type D1Session,
   type Fields,
-  type Invalid,
-  type InvalidOptions,
   type Loader,
   type LoaderArgs,
   type PageEnv,
@@ -41,6 +38,7 @@ export {
   type MiddlewareArgs,
   type RequestContext,
 } from "./middleware";
+export { invalid, type Invalid, type InvalidOptions } from "./invalid";
 export { data, type AnswerOptions, type DataWith } from "./answers";
 export { Form, useFormState, type FormProps, type FormState } from "./form";
 export { newIdempotencyKey } from "./form-keys";
@@ -59,6 +57,7 @@ export type { StandardSchemaV1 } from "./standard-schema";
 export { Await } from "./await";
 export { PageTransition, type PageTransitionProps } from "./page-transition";
 export { visitorKey, withinVisitorLimit, type Limiter, type VisitorLimits } from "./visitor-limit";
-export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./protocol";
+export { IDEMPOTENCY_FIELD, type ActionFailure, type FieldErrors } from "./protocol";
+export { STATUS } from "./protocol";
 export { href, type Params, type Register, type RoutePattern } from "./href";
 export type { Data, LoaderData, Serialized } from "./page-data-types";

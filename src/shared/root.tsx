@@ -2,8 +2,9 @@
 import type { ErrorInfo, ReactNode } from "react";
 import { ANNOUNCER_ID, PAGE_DATA_SCRIPT_ID, type HeadTag, type PageData } from "./protocol";
 import type { AppDefinition, RouteModule } from "./route-module";
-import { LayoutErrorBoundary, RootErrorBoundary, RouteErrorView } from "./error-views";
-import { LayoutDataProvider, type MountedLayout } from "./layouts";
+import { RootErrorBoundary, RouteErrorView } from "./error-views";
+import type { MountedLayout } from "./layouts";
+import type { LayoutsView } from "./layouts-view";
 import { useNonce } from "./nonce";
 
 /** React streams a finished Suspense section as `<div hidden id="S:n">` for its script to move in place. */
@@ -17,6 +18,11 @@ export interface RootProps {
   module: RouteModule | null;
   /** The layouts around the page, outermost first (from the route table; most pages have none). */
   layouts?: readonly MountedLayout[];
+  /**
+   * What renders a page inside its layouts (./layouts-view.tsx): given only where a page has
+   * layouts, so that the browser loads it only then.
+   */
+  LayoutsView?: typeof LayoutsView;
   /** The page data as escaped JSON text, embedded for hydration. */
   pageJson: string;
   /** What the live region says: empty on first load, the new page after a client navigation. */
@@ -30,7 +36,8 @@ export function Root({
   app,
   page,
   module,
-  layouts = [],
+  layouts,
+  LayoutsView,
   pageJson,
   announcement = "",
   resources,
@@ -55,10 +62,16 @@ export function Root({
       <body>
         <RootErrorBoundary onError={onError}>
           <Layout>
-            {layouts.length === 0 ? (
-              <RouteView page={page} module={module} NotFound={NotFound} />
+            {layouts?.[0] && LayoutsView ? (
+              <LayoutsView
+                page={page}
+                module={module}
+                layouts={layouts}
+                NotFound={NotFound}
+                RouteView={RouteView}
+              />
             ) : (
-              <LayoutsView page={page} module={module} layouts={layouts} NotFound={NotFound} />
+              <RouteView page={page} module={module} NotFound={NotFound} />
             )}
           </Layout>
         </RootErrorBoundary>
@@ -91,7 +104,7 @@ function HeadTags({ tags }: { tags: HeadTag[] }) {
   );
 }
 
-interface RouteViewProps {
+export interface RouteViewProps {
   page: PageData;
   module: RouteModule | null;
   NotFound: AppDefinition["NotFound"];
@@ -102,50 +115,4 @@ function RouteView({ page, module, NotFound }: RouteViewProps) {
   if (module === null || page.route === null) return <NotFound />;
   const Page = module.default;
   return <Page data={page.data} params={page.params} actionData={page.actionData} visitor={page.visitor} />;
-}
-
-/**
- * The page inside its layouts, outermost first. A layout's error view stands in for what is below
- * it when that failed (a loader's digest, or a render error in the browser): the page's failure
- * shows the innermost layout's view, a layout loader's failure the view of the layout above it
- * (the app's own route error view above the outermost). Every layout's chrome above stays.
- */
-function LayoutsView({
-  page,
-  module,
-  layouts,
-  NotFound,
-}: RouteViewProps & { layouts: readonly MountedLayout[] }) {
-  const parts = page.layouts ?? {};
-  const data: Record<string, unknown> = {};
-  let depth = layouts.length;
-  let failure = page.error;
-  for (let i = 0; i < layouts.length; i++) {
-    const part = parts[layouts[i]!.id];
-    if (part && "error" in part) {
-      depth = i;
-      failure = part.error;
-      break;
-    }
-    data[layouts[i]!.id] = part?.data;
-  }
-  const View = (depth > 0 && layouts[depth - 1]!.module.ErrorView) || RouteErrorView;
-  let inner: ReactNode =
-    failure !== undefined ? (
-      <View digest={failure.digest} />
-    ) : (
-      <RouteView page={page} module={module} NotFound={NotFound} />
-    );
-  for (let i = depth - 1; i >= 0; i--) {
-    const { id, module: layout } = layouts[i]!;
-    const Layout = layout.default;
-    inner = (
-      <Layout key={id} data={data[id]} params={page.params}>
-        <LayoutErrorBoundary View={layout.ErrorView ?? RouteErrorView} resetKey={page}>
-          {inner}
-        </LayoutErrorBoundary>
-      </Layout>
-    );
-  }
-  return <LayoutDataProvider value={data}>{inner}</LayoutDataProvider>;
 }

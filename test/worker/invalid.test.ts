@@ -1,6 +1,6 @@
 // invalid(): an action's refusal is a 4xx, with its headers and message kept for the answer.
 import { describe, expect, it } from "vitest";
-import { invalid, isInvalid } from "../../src/shared/route-module";
+import { invalid, isInvalid } from "../../src/shared/invalid";
 
 describe("invalid()", () => {
   it("is a 422 with no headers and no message unless told otherwise", () => {

@@ -3,7 +3,8 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { textField } from "../../src/app/text-field";
 import { action } from "../../src/shared/schema-action";
-import { isInvalid, type ActionArgs, type Fields } from "../../src/shared/route-module";
+import type { ActionArgs, Fields } from "../../src/shared/route-module";
+import { isInvalid } from "../../src/shared/invalid";
 
 const schema = v.object({
   name: textField({ label: "Name", max: 5 }),
