@@ -7,6 +7,7 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientChunks, readBuild, root } from "./dist";
 import { isServerOnly } from "../../scripts/server-only.mjs";
+import { WORKER_EXPORTS } from "../../src/vite/server-names.ts";
 import { tempApp } from "./vite-app";
 
 /** Packages only the server runtime imports: their bytes in a chunk mean the rule was dodged. */
@@ -63,10 +64,7 @@ function serverOnlyStrings(): Map<string, string> {
             ? statement.declarationList.declarations.map((d) => d.name.getText()).join(",")
             : undefined;
       // What the worker alone runs or reads, wherever the product declares it.
-      const serverExport =
-        file.startsWith("src/app/") &&
-        name !== undefined &&
-        /^(loader|visitorLoader|actions|title|meta|cache|cacheControl)$/.test(name);
+      const serverExport = file.startsWith("src/app/") && name !== undefined && WORKER_EXPORTS.includes(name);
       for (const literal of literals(statement, new Set())) {
         if (wholeFile || serverExport) server.set(literal, file);
         else shared.add(literal);
