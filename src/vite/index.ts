@@ -18,6 +18,7 @@ import { clientManifest, type ClientChunk } from "./client-manifest.ts";
 import { localVars } from "./local.ts";
 import { withoutServerExports } from "./server-exports.ts";
 import { serverEdits } from "./dev-data.ts";
+import { deniedFiles, refuseBuilds } from "./dev-guard.ts";
 
 export { localVars };
 
@@ -86,7 +87,8 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     sharedDuringBuild: true,
     config(user, env) {
       const production = env.command === "build";
-      const entryPath = path.resolve(user.root ?? process.cwd(), entry);
+      const root = path.resolve(user.root ?? process.cwd());
+      const entryPath = path.resolve(root, entry);
       return {
         server: {
           // wrangler dev's port, unless set elsewhere.
@@ -95,6 +97,7 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
           // then writes it, and the watcher keeps one change of a file per 50 ms, so it could see
           // the empty moment and drop the write (the page then kept a fixed syntax error's overlay).
           watch: { awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 }, ...user.server?.watch },
+          fs: { deny: deniedFiles(path.resolve(root, user.build?.outDir ?? "dist")) },
         },
         preview: { port: user.preview?.port ?? 8787 },
         environments: {
@@ -150,6 +153,8 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     },
     configureServer(devServer) {
       server = devServer;
+      const { root, build } = devServer.config;
+      devServer.middlewares.use(refuseBuilds(root, path.resolve(root, build.outDir)));
     },
     configurePreviewServer(preview) {
       // As Cloudflare answers deployed: text compressed for a client that accepts it, each chunk
@@ -172,6 +177,13 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
       return undefined;
     },
     async load(id) {
+      // Refused before the file is read: an error raised on its code (a transform) would carry the
+      // code, and the dev server's error page shows it all.
+      if (isClient(this) && !id.includes("/node_modules/") && isServerOnly(rel(id))) {
+        this.error(
+          `${rel(id)} is server-only (src/server/, *.server.ts, the worker entry) and may not reach the browser`,
+        );
+      }
       if (id !== RESOLVED_MANIFEST) return undefined;
       const manifest =
         config.command === "build"
@@ -194,11 +206,6 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
             code: `${code}\nexport const ${MODULE_ID_EXPORT} = ${JSON.stringify(file)};\n`,
             map: null,
           };
-        }
-        if (isServerOnly(file)) {
-          this.error(
-            `${file} is server-only (src/server/, *.server.ts, the worker entry) and may not reach the browser`,
-          );
         }
         const stripped = /\.[cm]?[jt]sx?$/.test(file) ? withoutServerExports(file, code) : null;
         if (server) browserSource.set(id.split("?")[0]!, stripped ?? code);
