@@ -7,6 +7,7 @@ import path from "node:path";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../node/dist";
+import { freePort } from "../support/free-port";
 import { tempApp } from "../node/vite-app";
 
 const SECRET = "SELECT dev_refusal_marker FROM secrets";
@@ -19,7 +20,12 @@ describe("the dev server", () => {
     app.write({
       "orders.server.ts": `export const query = ${JSON.stringify(SECRET)};\n`,
     });
-    process.env.VERGE_LOCAL = JSON.stringify({ vars: {}, persistTo: path.join(app.dir, "state") });
+    // Its own local state and inspector port, as `npm run dev -- --persist-to … --inspector-port …`.
+    process.env.VERGE_LOCAL = JSON.stringify({
+      vars: {},
+      persistTo: path.join(app.dir, "state"),
+      inspectorPort: await freePort(),
+    });
     server = await createServer({
       configFile: path.join(root, "vite.config.ts"),
       logLevel: "silent",
