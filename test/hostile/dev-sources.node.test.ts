@@ -87,5 +87,9 @@ describe("the dev server", () => {
     const page = await fetch(`${base}/src/app/pages/home.tsx`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("export default");
+    // The entry as verge:dev serves it: Vite's client and verge's dev hooks load first.
+    const entry = await (await fetch(`${base}/client/entry.tsx`)).text();
+    expect(entry.indexOf('"/@vite/client"')).toBeGreaterThanOrEqual(0);
+    expect(entry).toContain("/client/dev.ts");
   });
 });
