@@ -18,6 +18,12 @@ const ANY = new RegExp(`\\b(${WORKER_EXPORTS.join("|")})\\b|\\bexport\\s*\\*\\s*
 const NAMES = WORKER_EXPORTS.join(", ");
 
 const blank = (names: string[]) => names.map((name) => `export const ${name} = undefined;`).join(" ");
+/**
+ * The same for names of an `export { … }` list, through a name of verge's own: a variable of the
+ * exported name may stay (`const title = …; export { title }`, the page reading `title` too).
+ */
+const blankListed = (names: string[]) =>
+  names.map((name) => `const __verge_${name} = undefined; export { __verge_${name} as ${name} };`).join(" ");
 
 const isExported = (statement: ts.Node) =>
   ts.canHaveModifiers(statement) &&
@@ -187,7 +193,7 @@ function browserStatement(
     const from = statement.moduleSpecifier ? ` from ${statement.moduleSpecifier.getText()}` : "";
     const rest =
       kept.length === 0 ? "" : `export { ${kept.map((element) => element.getText()).join(", ")} }${from};`;
-    const blanks = blank(elements.flatMap((element) => worker.get(element)?.blanks ?? []));
+    const blanks = blankListed(elements.flatMap((element) => worker.get(element)?.blanks ?? []));
     return [rest, blanks].filter(Boolean).join(" ");
   }
   if (!lost.has(statement)) return null;

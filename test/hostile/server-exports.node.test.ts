@@ -72,6 +72,14 @@ export let loader = async () => queries.list();
 export default function Page() { return <p>${text}</p>; }
 `,
   },
+  {
+    name: "a title and meta exported from a list, the title's variable also read by the page",
+    source: (marker, text) => `const title = "${text}";
+const pageMeta = { description: "${marker}" };
+export { title, pageMeta as meta };
+export default function Page() { return <h1>{title}</h1>; }
+`,
+  },
 ];
 
 /** Every file of a built client folder, as text. */
