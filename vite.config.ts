@@ -3,7 +3,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { localVars, verge } from "./src/vite/index.ts";
+import { localVars, verge } from "verge/vite";
 
 export default defineConfig({
   plugins: [verge(), react(), cloudflare(localVars())],

@@ -5,7 +5,7 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { chromiumMissing } from "./test/support/chromium.ts";
-import { verge } from "./src/vite/index.ts";
+import { verge } from "verge/vite";
 
 /** Whether this run includes the browser tests: every project runs unless --project picks others. */
 function runsChromium(argv: string[]): boolean {

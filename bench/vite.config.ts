@@ -10,6 +10,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { unstable_readConfig } from "wrangler";
+// By path: bench/ is a package of its own, outside the reach of the `verge/vite` self-reference.
 import { verge } from "../src/vite/index.ts";
 
 const here = import.meta.dirname;

@@ -65,6 +65,7 @@ function step(label, file, args, env = process.env) {
 }
 
 const host = values.ip ?? "localhost";
+if (!isLoopback(host)) console.error(exposure(host));
 const vite = await import("vite");
 if (command === "preview" && !values["no-build"]) {
   const vitePath = path.join(root, "node_modules/vite/bin/vite.js");
@@ -125,4 +126,23 @@ async function previewVars(given) {
     .filter((line) => line.trim() !== "" && !Object.hasOwn(given, line.split("=")[0].trim()));
   const lines = Object.entries(given).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
   await writeFile(file, [...kept, ...lines].join("\n") + "\n");
+}
+
+/** Whether `host` is this machine alone (the default): anything else is reachable from elsewhere. */
+function isLoopback(host) {
+  return /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host);
+}
+
+/** What `--ip host` hands to anyone who can reach the port, said before the server starts. */
+function exposure(host) {
+  const served =
+    command === "dev"
+      ? "every source file of the project (Vite serves them to the browser: pages with their " +
+        "loaders, actions and SQL), error pages with stacks, and the worker"
+      : "the production build and its worker";
+  return (
+    `[${command}] warning: --ip ${host} serves this machine's ${command} server beyond it: anyone ` +
+    `who can reach port ${port} gets ${served}, with its local vars (--var, .dev.vars) and local ` +
+    `D1 data. Use it on a network you trust; leave out --ip to serve this machine alone.`
+  );
 }

@@ -1,40 +1,186 @@
 // What a module loses on its way to the browser: its `loader`, `visitorLoader` and `actions`
 // exports, which only the worker runs, and the values of its `title`, `meta`, `cache` and
 // `cacheControl`, which only the worker reads (each stays exported, as `undefined`, so that an
-// import of it still resolves). Removed from the source before any other transform, so whatever
-// only they used (a `*.server.ts` import, a `action(schema, run)` call at the module's top, a
-// page's description) goes with them.
+// import of it still resolves); and with them every top-level function, variable and import
+// binding that only they use, however the module declares them (`const rename = action(…);
+// export const actions = { rename }`, `export { load as loader }`), so a `*.server.ts` import or
+// an action's SQL never reaches a browser chunk. Removed from the source before any other
+// transform; a form it cannot take apart safely fails the build with how to write it.
 import ts from "typescript";
+import { bindingElements, isImportPart, moduleGraph, type ModuleGraph, type Part } from "./module-graph.ts";
+import { SERVER_ONLY_EXPORTS, WORKER_EXPORTS, WORKER_VALUE_EXPORTS } from "./server-names.ts";
 
-/** Exports only the worker has. */
-const SERVER_EXPORTS = new Set(["loader", "visitorLoader", "actions", "middleware"]);
-/** Exports only the worker reads: the browser gets `undefined`. */
-const WORKER_VALUES = new Set(["title", "meta", "cache", "cacheControl"]);
-/** A cheap first look: a module that never spells one of those names is left unparsed. */
-const ANY = new RegExp(`\\b(${[...SERVER_EXPORTS, ...WORKER_VALUES].join("|")})\\b`);
+/**
+ * A cheap first look: a module that never spells one of those names, nor `export *` (which may
+ * bring them), is left unparsed.
+ */
+const ANY = new RegExp(`\\b(${WORKER_EXPORTS.join("|")})\\b|\\bexport\\s*\\*\\s*from\\b`);
+const NAMES = WORKER_EXPORTS.join(", ");
 
 const blank = (names: string[]) => names.map((name) => `export const ${name} = undefined;`).join(" ");
+/**
+ * The same for names of an `export { … }` list, through a name of verge's own: a variable of the
+ * exported name may stay (`const title = …; export { title }`, the page reading `title` too).
+ */
+const blankListed = (names: string[]) =>
+  names.map((name) => `const __verge_${name} = undefined; export { __verge_${name} as ${name} };`).join(" ");
 
-const isExported = (statement: ts.Statement) =>
+const isExported = (statement: ts.Node) =>
   ts.canHaveModifiers(statement) &&
   (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 
-/** `statement` as the browser gets it ("" when nothing is left), or null when it stays as written. */
-function clientStatement(statement: ts.Statement): string | null {
-  if (ts.isFunctionDeclaration(statement) && isExported(statement)) {
-    const name = statement.name?.text ?? "";
-    return SERVER_EXPORTS.has(name) ? "" : WORKER_VALUES.has(name) ? blank([name]) : null;
+/** What becomes of a part that exports a worker name: the worker names it blanks ([] for none). */
+type WorkerPart = { blanks: string[] };
+
+/** The worker's own parts of a module, or an error for a form that cannot be taken apart. */
+function workerPart(file: string, part: Part, code: string): WorkerPart | null {
+  if (ts.isExportSpecifier(part)) {
+    const name = part.name.text;
+    if (!WORKER_EXPORTS.includes(name)) return null;
+    return { blanks: WORKER_VALUE_EXPORTS.includes(name) ? [name] : [] };
   }
-  if (ts.isVariableStatement(statement) && isExported(statement)) {
-    const names = statement.declarationList.declarations.map((d) => d.name.getText());
-    const workers = names.filter((name) => SERVER_EXPORTS.has(name) || WORKER_VALUES.has(name));
-    if (workers.length === 0) return null;
-    if (workers.length < names.length) {
+  if (ts.isFunctionDeclaration(part) && isExported(part)) {
+    const name = part.name?.text ?? "";
+    if (!WORKER_EXPORTS.includes(name)) return null;
+    return { blanks: WORKER_VALUE_EXPORTS.includes(name) ? [name] : [] };
+  }
+  if (ts.isExportDeclaration(part) && !part.exportClause && part.moduleSpecifier) {
+    const from = part.moduleSpecifier.getText();
+    throw new Error(
+      `${file}: \`export * from ${from}\` may bring the worker's exports (${NAMES}) into the ` +
+        `browser, and verge cannot see them here to leave them out: name what it re-exports: ` +
+        `\`export { A, B } from ${from}\``,
+    );
+  }
+  if (!ts.isVariableStatement(part) || !isExported(part)) return null;
+  const list = part.declarationList;
+  for (const declaration of list.declarations) {
+    const destructured = bindingElements(declaration.name).find(
+      (element) => ts.isIdentifier(element.name) && WORKER_EXPORTS.includes(element.name.text),
+    );
+    if (destructured) {
+      const name = (destructured.name as ts.Identifier).text;
+      const written = code.slice(list.getStart(), declaration.name.end);
       throw new Error(
-        `declare \`${names.join(", ")}\` in separate statements: loader, visitorLoader, actions, title, meta, cache and cacheControl are the worker's`,
+        `${file}: \`export ${written}\` declares the worker's \`${name}\` by destructuring, which ` +
+          `verge cannot take apart to keep it out of the browser: declare it on its own: ` +
+          `\`export const ${name} = …\``,
       );
     }
-    return blank(names.filter((name) => WORKER_VALUES.has(name)));
+  }
+  const names = list.declarations.map((d) => d.name.getText());
+  const workers = names.filter((name) => WORKER_EXPORTS.includes(name));
+  if (workers.length === 0) return null;
+  if (workers.length < names.length) {
+    throw new Error(
+      `${file}: declare \`${names.join(", ")}\` in separate statements: ${NAMES} are the worker's`,
+    );
+  }
+  return { blanks: names.filter((name) => WORKER_VALUE_EXPORTS.includes(name)) };
+}
+
+/** A part's name, for a message. */
+function nameOf(part: Part, source: ts.SourceFile): string {
+  if ((ts.isFunctionDeclaration(part) || ts.isClassDeclaration(part)) && part.name) return part.name.text;
+  if (ts.isVariableStatement(part))
+    return part.declarationList.declarations.map((d) => d.name.getText()).join(", ");
+  if (ts.isExportSpecifier(part)) return `export { ${part.getText()} }`;
+  return `line ${source.getLineAndCharacterOfPosition(part.getStart()).line + 1}`;
+}
+
+/** Which parts the browser loses: the worker's, and what only they use. */
+function split(file: string, graph: ModuleGraph, code: string) {
+  const worker = new Map<Part, WorkerPart>();
+  for (const part of graph.parts) {
+    const found = workerPart(file, part, code);
+    if (found) worker.set(part, found);
+  }
+  if (worker.size === 0) return { worker, lost: new Set<Part>() };
+  // What the browser keeps: every part that is not the worker's nor a declaration (it runs, or
+  // it is an export the browser may import), and every declaration these use.
+  const removable = (part: Part) =>
+    isImportPart(part) ||
+    ((ts.isFunctionDeclaration(part) || ts.isClassDeclaration(part) || ts.isVariableStatement(part)) &&
+      !isExported(part));
+  const kept = new Set<Part>();
+  const keep = (part: Part) => {
+    if (kept.has(part) || worker.has(part)) return;
+    kept.add(part);
+    graph.uses(part).forEach(keep);
+  };
+  graph.parts.filter((part) => !worker.has(part) && !removable(part)).forEach(keep);
+  for (const part of kept) {
+    const used = [...graph.uses(part)].find((other) => worker.get(other)?.blanks.length === 0);
+    if (used) {
+      throw new Error(
+        `${file}: \`${nameOf(part, graph.source)}\` uses \`${nameOf(used, graph.source)}\`, which ` +
+          `only the worker has: move what both need into a function of its own`,
+      );
+    }
+  }
+  // What the browser loses: the worker's parts and the declarations only they use.
+  const lost = new Set<Part>();
+  const lose = (part: Part) => {
+    if (lost.has(part) || kept.has(part)) return;
+    lost.add(part);
+    graph.uses(part).forEach(lose);
+  };
+  worker.forEach((_, part) => lose(part));
+  return { worker, lost };
+}
+
+/**
+ * `code` as the browser gets it (see above), every other line where it was (so the source map
+ * still holds), or null when it has nothing of the worker's.
+ */
+export function withoutServerExports(file: string, code: string): string | null {
+  if (!ANY.test(code)) return null;
+  const graph = moduleGraph(file, code);
+  const { worker, lost } = split(file, graph, code);
+  if (lost.size === 0) return null;
+  const edits: { statement: ts.Statement; text: string }[] = [];
+  for (const statement of graph.source.statements) {
+    const text = browserStatement(statement, worker, lost);
+    if (text !== null) edits.push({ statement, text });
+  }
+  let out = "";
+  let at = 0;
+  for (const { statement, text } of edits) {
+    const start = statement.getStart(graph.source);
+    const lines = code.slice(start, statement.end).split("\n").length - 1;
+    out += code.slice(at, start) + text + "\n".repeat(lines);
+    at = statement.end;
+  }
+  return out + code.slice(at);
+}
+
+/** `statement` as the browser gets it ("" when nothing is left), or null when it stays as written. */
+function browserStatement(
+  statement: ts.Statement,
+  worker: Map<Part, WorkerPart>,
+  lost: Set<Part>,
+): string | null {
+  if (ts.isImportDeclaration(statement) && statement.importClause) {
+    const clause = statement.importClause;
+    const bindings = clause.namedBindings;
+    const named = bindings && ts.isNamedImports(bindings) ? bindings.elements : [];
+    const all: Part[] = [
+      ...(clause.name ? [clause] : []),
+      ...(bindings && ts.isNamespaceImport(bindings) ? [bindings] : []),
+      ...named,
+    ];
+    if (!all.some((part) => lost.has(part))) return null;
+    const head = [
+      ...(clause.name && !lost.has(clause) ? [clause.name.text] : []),
+      ...(bindings && ts.isNamespaceImport(bindings) && !lost.has(bindings) ? [bindings.getText()] : []),
+    ];
+    // Types are erased: an import left with types alone goes, so nothing resolves its module.
+    const keptNamed = named.filter((element) => !lost.has(element));
+    if (keptNamed.some((element) => !element.isTypeOnly)) {
+      head.push(`{ ${keptNamed.map((element) => element.getText()).join(", ")} }`);
+    }
+    if (head.length === 0 || clause.isTypeOnly) return "";
+    return `import ${head.join(", ")} from ${statement.moduleSpecifier.getText()};`;
   }
   if (
     ts.isExportDeclaration(statement) &&
@@ -42,40 +188,14 @@ function clientStatement(statement: ts.Statement): string | null {
     ts.isNamedExports(statement.exportClause)
   ) {
     const elements = statement.exportClause.elements;
-    const kept = elements.filter(
-      ({ name }) => !SERVER_EXPORTS.has(name.text) && !WORKER_VALUES.has(name.text),
-    );
-    if (kept.length === elements.length) return null;
-    const blanked = blank(
-      elements.filter(({ name }) => WORKER_VALUES.has(name.text)).map(({ name }) => name.text),
-    );
+    if (!elements.some((element) => lost.has(element))) return null;
+    const kept = elements.filter((element) => !lost.has(element));
     const from = statement.moduleSpecifier ? ` from ${statement.moduleSpecifier.getText()}` : "";
     const rest =
       kept.length === 0 ? "" : `export { ${kept.map((element) => element.getText()).join(", ")} }${from};`;
-    return [rest, blanked].filter(Boolean).join(" ");
+    const blanks = blankListed(elements.flatMap((element) => worker.get(element)?.blanks ?? []));
+    return [rest, blanks].filter(Boolean).join(" ");
   }
-  return null;
-}
-
-/**
- * `code` without its `loader`, `visitorLoader` and `actions` exports and with `title`, `meta`,
- * `cache` and `cacheControl` as `undefined`, every other line where it was (so the source map
- * still holds), or null when it has none of them. TypeScript's unused-import elision then drops
- * what only they imported.
- */
-export function withoutServerExports(file: string, code: string): string | null {
-  if (!ANY.test(code)) return null;
-  const kind = /x$/.test(file) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, kind);
-  let out = "";
-  let at = 0;
-  for (const statement of source.statements) {
-    const kept = clientStatement(statement);
-    if (kept === null) continue;
-    const start = statement.getStart(source);
-    const lines = code.slice(start, statement.end).split("\n").length - 1;
-    out += code.slice(at, start) + kept + "\n".repeat(lines);
-    at = statement.end;
-  }
-  return at === 0 ? null : out + code.slice(at);
+  if (!lost.has(statement)) return null;
+  return blank(worker.get(statement)?.blanks ?? []);
 }

@@ -4,7 +4,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { localVars, verge } from "../../src/vite/index.ts";
+import { localVars, verge } from "verge/vite";
 
 export default defineConfig({
   root: import.meta.dirname,

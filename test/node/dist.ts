@@ -10,7 +10,7 @@ export const assetsDir = path.join(root, "dist/client/assets");
 /** The worker bundle `wrangler deploy` uploads (dist/verge/wrangler.json's `main`). */
 export const workerFile = path.join(root, "dist/verge/index.js");
 
-/** What verge/vite leaves beside the client build (src/vite/index.ts, BUILD_REPORT). */
+/** What verge/vite leaves beside the client build (src/vite/manifest.ts, BUILD_REPORT). */
 export interface ClientBuild {
   manifest: ClientManifest;
   /** By chunk ("assets/x.js"): the modules (root-relative) that put bytes in it. */

@@ -7,6 +7,7 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientChunks, readBuild, root } from "./dist";
 import { isServerOnly } from "../../scripts/server-only.mjs";
+import { WORKER_EXPORTS } from "../../src/vite/server-names.ts";
 import { tempApp } from "./vite-app";
 
 /** Packages only the server runtime imports: their bytes in a chunk mean the rule was dodged. */
@@ -63,10 +64,7 @@ function serverOnlyStrings(): Map<string, string> {
             ? statement.declarationList.declarations.map((d) => d.name.getText()).join(",")
             : undefined;
       // What the worker alone runs or reads, wherever the product declares it.
-      const serverExport =
-        file.startsWith("src/app/") &&
-        name !== undefined &&
-        /^(loader|visitorLoader|actions|title|meta|cache|cacheControl)$/.test(name);
+      const serverExport = file.startsWith("src/app/") && name !== undefined && WORKER_EXPORTS.includes(name);
       for (const literal of literals(statement, new Set())) {
         if (wholeFile || serverExport) server.set(literal, file);
         else shared.add(literal);
@@ -195,11 +193,7 @@ describe("the runtime and the product", () => {
   });
 
   it("the products (src/app/, test/fixture-app/) reach the runtime only through `verge`", () => {
-    // A product's vite.config.ts is its build's, not its code: it takes verge's plugin from src/vite/,
-    // as the project's own does.
-    const products = [...sourceFiles("src/app"), ...sourceFiles("test/fixture-app")].filter(
-      (file) => path.basename(file) !== "vite.config.ts",
-    );
+    const products = [...sourceFiles("src/app"), ...sourceFiles("test/fixture-app")];
     const offenders = products.flatMap((file) =>
       specifiersOf(file)
         .filter((specifier) => !allowedInProduct(file, specifier))
@@ -210,6 +204,7 @@ describe("the runtime and the product", () => {
     expect(specifiersOf("src/app/pages/guestbook.tsx")).toContain("verge");
     expect(specifiersOf("test/fixture-app/worker.ts")).toContain("verge/server");
     expect(specifiersOf("test/fixture-app/client.tsx")).toContain("verge/client");
+    expect(specifiersOf("test/fixture-app/vite.config.ts")).toContain("verge/vite");
   });
 
   it("the public entry names no server-only module (pages import it into client chunks)", () => {
@@ -233,6 +228,8 @@ const PRODUCT_FOLDERS = ["src/app/", "test/fixture-app/", "dist/"];
 
 function allowedInProduct(file: string, specifier: string): boolean {
   if (PUBLIC_ENTRIES.includes(specifier)) return true;
+  // A product's vite.config.ts is its build's, not its code: it takes verge's plugin.
+  if (specifier === "verge/vite") return path.basename(file) === "vite.config.ts";
   if (!specifier.startsWith(".")) return !specifier.startsWith("verge"); // packages: react, valibot
   const target = path.relative(root, path.resolve(root, path.dirname(file), specifier));
   return PRODUCT_FOLDERS.some((folder) => `${target}/`.startsWith(folder));

@@ -1,0 +1,106 @@
+// verge:manifest: the client manifest the worker imports (virtual:verge/manifest): made from the
+// client build's chunks, the dev server's own under `vite dev`, the last build's for the worker
+// tests; each page module of the worker told its key in it; and the build report beside the
+// client build (client-build.json) for tools and tests.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Plugin } from "vite";
+import { MODULE_ID_EXPORT, type ClientManifest } from "../server/manifest.ts";
+import { clientManifest, type ClientChunk } from "./client-manifest.ts";
+import { BUILD_REPORT, isClient, rel, type Verge } from "./context.ts";
+
+/** The module the worker entry imports its client manifest from. */
+export const MANIFEST_MODULE = "virtual:verge/manifest";
+const RESOLVED_MANIFEST = `\0${MANIFEST_MODULE}`;
+
+/**
+ * The dev server's manifest: the entry as Vite serves it, which loads everything else (the page's
+ * stylesheets come with its modules).
+ */
+function devManifest(entry: string): ClientManifest {
+  return { build: "dev", mode: "development", entry: `/${entry}`, entryImports: [], css: [], modules: {} };
+}
+
+/**
+ * The worker tests' manifest (vitest's mode "test"): the last production build's, so the tests
+ * run the runtime as deployed.
+ */
+async function testManifest(outDir: string): Promise<ClientManifest> {
+  const file = path.join(outDir, BUILD_REPORT);
+  const report = await readFile(file, "utf8").catch(() => {
+    throw new Error(`${file} is missing: run \`npm run build\` (npm test does) before the worker tests`);
+  });
+  return (JSON.parse(report) as { manifest: ClientManifest }).manifest;
+}
+
+export function manifest(verge: Verge): Plugin {
+  return {
+    name: "verge:manifest",
+    enforce: "pre",
+    sharedDuringBuild: true,
+    resolveId(id) {
+      return id === MANIFEST_MODULE ? RESOLVED_MANIFEST : undefined;
+    },
+    async load(id) {
+      if (id !== RESOLVED_MANIFEST) return undefined;
+      const { config } = verge;
+      const manifest =
+        config.command === "build"
+          ? verge.built
+          : config.mode === "test"
+            ? await testManifest(path.resolve(config.root, config.build.outDir))
+            : devManifest(verge.entry);
+      if (!manifest) this.error("the worker was built before the client: build with `vite build`");
+      return `export default ${JSON.stringify(manifest)};`;
+    },
+    transform: {
+      order: "pre",
+      handler(code, id) {
+        if (isClient(this) || id.includes("/node_modules/") || id.startsWith("\0")) return undefined;
+        // A page module tells the worker its key in the manifest (server/manifest.ts).
+        const file = rel(verge, id);
+        if (!verge.built?.modules[file]) return undefined;
+        return { code: `${code}\nexport const ${MODULE_ID_EXPORT} = ${JSON.stringify(file)};\n`, map: null };
+      },
+    },
+    generateBundle: {
+      order: "post",
+      handler(_, bundle) {
+        if (!isClient(this)) return;
+        const chunks: ClientChunk[] = [];
+        for (const output of Object.values(bundle)) {
+          if (output.type !== "chunk") continue;
+          chunks.push({
+            fileName: output.fileName,
+            isEntry: output.isEntry,
+            isDynamicEntry: output.isDynamicEntry,
+            module: output.facadeModuleId ? rel(verge, output.facadeModuleId) : null,
+            imports: output.imports,
+            css: [...(output.viteMetadata?.importedCss ?? [])],
+          });
+        }
+        verge.built = clientManifest(chunks, verge.entry);
+      },
+    },
+    async writeBundle(options, bundle) {
+      if (!verge.built || !isClient(this)) return;
+      const outDir = options.dir!;
+      const report = { manifest: verge.built, chunks: Object.fromEntries(chunksOf(bundle, verge)) };
+      await mkdir(path.dirname(outDir), { recursive: true });
+      await writeFile(path.join(path.dirname(outDir), BUILD_REPORT), JSON.stringify(report, null, 2));
+    },
+  };
+}
+
+/** Each chunk's modules that put bytes in it, for the build checks in test/node. */
+function chunksOf(bundle: Record<string, { type: string }>, verge: Verge) {
+  return Object.values(bundle).flatMap((output) => {
+    if (output.type !== "chunk") return [];
+    const chunk = output as unknown as {
+      fileName: string;
+      modules: Record<string, { renderedLength: number }>;
+    };
+    const modules = Object.entries(chunk.modules).filter(([, m]) => m.renderedLength > 0);
+    return [[chunk.fileName, modules.map(([id]) => rel(verge, id))] as const];
+  });
+}

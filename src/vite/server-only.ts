@@ -1,0 +1,54 @@
+// verge:server-only: server code never reaches the browser. A server-only module (the rule is
+// scripts/server-only.mjs) is refused to the client environment when it is loaded; every other
+// module loses the worker's exports and what only they use (server-exports.ts); and a built
+// browser chunk with bytes of a server-only module fails the build.
+import type { Plugin } from "vite";
+import { isServerOnly } from "../../scripts/server-only.mjs";
+import { isClient, rel, type Verge } from "./context.ts";
+import { withoutServerExports } from "./server-exports.ts";
+
+const ours = (id: string) => !id.includes("/node_modules/") && !id.startsWith("\0");
+
+export function serverOnly(verge: Verge): Plugin {
+  return {
+    name: "verge:server-only",
+    // Before any other transform: what only the worker's exports use goes before anything reads it.
+    enforce: "pre",
+    sharedDuringBuild: true,
+    load(id) {
+      // Refused before the file is read: an error raised on its code (a transform) would carry the
+      // code, and the dev server's error page shows it all.
+      if (isClient(this) && ours(id) && isServerOnly(rel(verge, id))) {
+        this.error(
+          `${rel(verge, id)} is server-only (src/server/, *.server.ts, the worker entry) and may not reach the browser`,
+        );
+      }
+      return undefined;
+    },
+    transform: {
+      order: "pre",
+      handler(code, id) {
+        if (!isClient(this) || !ours(id)) return undefined;
+        const file = rel(verge, id);
+        const stripped = /\.[cm]?[jt]sx?$/.test(file) ? withoutServerExports(file, code) : null;
+        return stripped === null ? undefined : { code: stripped, map: null };
+      },
+    },
+    generateBundle: {
+      // After Vite's own (which drops the chunks of CSS alone): the chunks as they are written.
+      order: "post",
+      handler(_, bundle) {
+        if (!isClient(this)) return;
+        for (const output of Object.values(bundle)) {
+          if (output.type !== "chunk") continue;
+          const leaks = Object.entries(output.modules)
+            .filter(([id, module]) => module.renderedLength > 0 && isServerOnly(rel(verge, id)))
+            .map(([id]) => rel(verge, id));
+          if (leaks.length > 0) {
+            this.error(`server-only code reached the browser chunk ${output.fileName}: ${leaks.join(", ")}`);
+          }
+        }
+      },
+    },
+  };
+}
