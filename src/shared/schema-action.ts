@@ -2,7 +2,8 @@
 // the page again without JavaScript, JSON with it), and the action runs on the parsed value.
 import type { FieldErrors } from "./protocol";
 import { invalid, type ActionArgs, type Invalid, type Redirect } from "./route-module";
-import { issuesToErrors, ownFields } from "./schema-issues";
+import { schemaVerdict } from "./schema-issues";
+import { secretNames } from "./secret-fields";
 import type { StandardSchemaV1 } from "./standard-schema";
 
 /** A schema of a form's fields: an object of (string) fields in, anything out. */
@@ -51,9 +52,9 @@ export function action<S extends FormSchema, R, P extends string = string>(
   options: SchemaActionOptions<S> = {},
 ): SchemaAction<S, R> {
   async function checked(args: ActionArgs) {
-    const result = await schema["~standard"].validate(ownFields(args.fields));
-    if (result.issues) {
-      const { fieldErrors, message } = issuesToErrors(result.issues);
+    const result = await schemaVerdict(schema, args.fields, secretNames(args.fields, options.secret));
+    if (result.errors) {
+      const { fieldErrors, message } = result.errors;
       return invalid<NameOf<S>>(fieldErrors as FieldErrors<NameOf<S>>, {
         ...(message === undefined ? {} : { message }),
         ...(options.secret ? { secret: options.secret } : {}),

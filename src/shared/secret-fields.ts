@@ -2,7 +2,7 @@
 import { SECRET_FIELD, type FieldErrors } from "./protocol";
 import type { Fields } from "./route-module";
 
-/** Said instead of a message that quotes a secret value (valibot's defaults quote the input). */
+/** Said instead of a message that may quote a secret value (valibot's defaults quote the input). */
 export const SECRET_MESSAGE = "This value is not valid.";
 
 /** Names that are secrets whatever the form says (a belt: the type or the action is the rule). */
@@ -41,4 +41,24 @@ export function errorsWithoutSecrets(errors: FieldErrors, fields: Fields, secret
     if (message !== undefined) clean[name] = withoutSecrets(message, fields, secret);
   }
   return clean;
+}
+
+/**
+ * `value` with each letter and digit moved on by one (a→b, Z→A, 9→0) and any other visible
+ * character an "x": most likely it fails the same rule, yet it shares no character with `value`
+ * at any place, in any case; spaces stay, so trimming finds the same edges.
+ */
+export function decoy(value: string): string {
+  return value.replace(/\S/g, (c) => {
+    if (!/[a-z0-9]/i.test(c)) return "x";
+    if (c === "z" || c === "Z") return String.fromCharCode(c.charCodeAt(0) - 25);
+    return c === "9" ? "0" : String.fromCharCode(c.charCodeAt(0) + 1);
+  });
+}
+
+/** `fields` with each secret value replaced by its decoy. */
+export function withDecoys(fields: Fields, secret: Set<string>): Fields {
+  const decoys: Fields = { ...fields };
+  for (const name of secret) if (fields[name] !== undefined) decoys[name] = decoy(fields[name]);
+  return decoys;
 }
