@@ -18,6 +18,7 @@ import { clientManifest, type ClientChunk } from "./client-manifest.ts";
 import { localVars } from "./local.ts";
 import { withoutServerExports } from "./server-exports.ts";
 import { serverEdits } from "./dev-data.ts";
+import { oddMethods } from "./odd-methods.ts";
 
 export { localVars };
 
@@ -68,7 +69,7 @@ function edgeRenderer(root: string, production: boolean): string {
   );
 }
 
-export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin {
+export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin[] {
   let config: ResolvedConfig;
   let server: ViteDevServer | undefined;
   /** The client build's manifest, which the worker build (after it) embeds. */
@@ -78,7 +79,7 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
   const rel = (id: string) => path.relative(config.root, id.split("?")[0]!).split(path.sep).join("/");
   const isClient = (plugin: { environment?: { config: { consumer: string } } }) =>
     plugin.environment?.config.consumer === "client";
-  return {
+  const main: Plugin = {
     name: "verge",
     // Before Vite's own resolver (react-dom/server below) and transforms (the server exports).
     enforce: "pre",
@@ -286,6 +287,7 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     },
     hotUpdate: serverEdits(browserSource),
   };
+  return [oddMethods(), main];
 }
 
 /**
