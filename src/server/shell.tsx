@@ -12,7 +12,7 @@ import { scriptSafeJson } from "../shared/serialize";
 import type { AppContext } from "./context";
 import { loadPage, startVisitor, type LoadedPage, type ResolvedRoute } from "./load-page";
 import { cachedUrl, policyOf } from "./cache-policy";
-import { cacheKey, documentBytes, findEntry, PLACEHOLDER_HEADER } from "./cache-entry";
+import { cacheKey, documentBytes, edgeCache, findEntry, PLACEHOLDER_HEADER } from "./cache-entry";
 import { nonceAttributeOffsets, spliceAt } from "./nonce-splice";
 import {
   bookmarked,
@@ -62,6 +62,8 @@ interface Shell {
   page: PageData;
   /** False when the shell may be sent but not stored (sealed()). */
   storable?: boolean;
+  /** A stored shell's: lets it go, entry and kept state, when React cannot resume it. */
+  forget?: () => void;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute)
     page = { url: keptUrl, kind: "html", policy, key: cacheKey(keptUrl, "html", generation(c)) };
     const found = await timed(c, "cache", () => findEntry(page!.key, "html"));
     if (found && found.age <= lifetime(policy)) {
-      const stored = await storedShell(c, found.entry);
+      const stored = await storedShell(c, found.entry, page.key);
       const answer = typeof stored === "string" ? stored : resumed(c, module, stored, visitor);
       if (typeof answer !== "string") {
         const stale = found.age > policy.maxAge;
@@ -234,7 +236,7 @@ function spliced(shell: Shell, from: string, to: string): Shell | null {
  * A stored shell under this request's nonce, or why it cannot be used: made by another build,
  * cut short, its state unreadable.
  */
-async function storedShell(c: AppContext, entry: Response): Promise<Shell | string> {
+async function storedShell(c: AppContext, entry: Response, key: Request): Promise<Shell | string> {
   const build = entry.headers.get(SHELL_BUILD_HEADER);
   const preludeLength = Number(entry.headers.get(PRELUDE_LENGTH_HEADER));
   const postponedLength = Number(entry.headers.get(POSTPONED_LENGTH_HEADER));
@@ -249,6 +251,15 @@ async function storedShell(c: AppContext, entry: Response): Promise<Shell | stri
   }
   const pageAt = preludeLength + postponedLength;
   const id = entry.headers.get(SHELL_ID_HEADER);
+  const forget = () => {
+    if (id !== null) readStates.delete(id);
+    waitUntil(
+      c,
+      edgeCache()
+        .delete(key)
+        .catch(() => false),
+    );
+  };
   // Read before in this isolate: only the prelude is read again, and React's state, known to be
   // its shape, is parsed once the prelude is on its way.
   const known = id === null ? undefined : readStates.get(id);
@@ -257,7 +268,7 @@ async function storedShell(c: AppContext, entry: Response): Promise<Shell | stri
     if (!prelude) return "cut short";
     readStates.delete(id!);
     readStates.set(id!, known); // most recently used last: the first is the one to let go
-    return { prelude, ...known };
+    return { prelude, ...known, forget };
   }
   const bytes = await documentBytes(entry, requestNonce(c));
   if (!bytes || pageAt > bytes.byteLength) return "cut short";
@@ -270,7 +281,7 @@ async function storedShell(c: AppContext, entry: Response): Promise<Shell | stri
     readStates.set(id, { page: deepFrozen(page), postponed: postponed === null ? null : postponedText });
     if (readStates.size > READ_STATES_KEPT) readStates.delete(readStates.keys().next().value!);
   }
-  return { prelude: bytes.subarray(0, preludeLength), postponed, page };
+  return { prelude: bytes.subarray(0, preludeLength), postponed, page, forget };
 }
 
 /** Whether `value` has the shape of the state React's prerender leaves (react-dom 19.2). */
@@ -284,7 +295,9 @@ function isPostponedState(value: unknown): value is PostponedState {
     object(state!.rootFormatContext) &&
     object(state!.resumableState) &&
     Array.isArray(state!.replayNodes) &&
-    (typeof state!.replaySlots === "number" || typeof state!.replaySlots === "object")
+    (typeof state!.replaySlots === "number" || typeof state!.replaySlots === "object") &&
+    // Something to resume: holes inside the tree, or the root itself (its slots a number).
+    (state!.replayNodes.length > 0 || typeof state!.replaySlots === "number")
   );
 }
 
@@ -317,8 +330,10 @@ function deepFrozen<T>(value: T): T {
 /**
  * The answer: the shell at once, then the holes as React resumes them with the visitor's data,
  * under the response's nonce. A stored shell reaches here only once its state has been read
- * (storedShell()), so React is given what it wrote; should it still fail to resume, the holes
- * are ended in place with the failure's digest (resumeFailed()), as a hole that throws is.
+ * (storedShell()), so React is given what it wrote; should it still fail to resume (a state of the
+ * right shape that does not fit the tree), the holes are ended in place with the failure's digest
+ * (resumeFailed()), as a hole that throws is, and the shell is forgotten: the next visitor gets
+ * a fresh render, not the same failure for the entry's life.
  */
 function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Promise<unknown>): Response {
   const headers = answerHeaders("html", module, shell.page.status);
@@ -327,6 +342,11 @@ function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Prom
   const nonce = requestNonce(c);
   const capture = c.get("capture");
   const { postponed } = shell;
+  let forget = shell.forget;
+  const unfit = () => {
+    forget?.();
+    forget = undefined;
+  };
   // Begun once the prelude is on its way: React replays the way to the holes at once, in the
   // same turn, and the first byte should not wait for it, nor for what only React needs.
   let begin!: () => void;
@@ -343,7 +363,11 @@ function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Prom
         resume(tree, state, {
           nonce,
           signal: deadline.signal,
-          onError: (error) => (c.req.raw.signal.aborted ? undefined : capture(error)),
+          onError: (error) => {
+            if (c.req.raw.signal.aborted) return undefined;
+            if (doesNotFit(error)) unfit();
+            return capture(error);
+          },
         }),
       );
       stream.allReady.then(deadline.done, deadline.done);
@@ -357,9 +381,19 @@ function resumed(c: AppContext, module: RouteModule, shell: Shell, visitor: Prom
     c.get("log"),
     holes.then((stream) => stream.allReady).catch(() => {}),
   );
-  const failed = (error: unknown) => resumeFailed(capture(error), nonce);
+  const failed = (error: unknown) => {
+    unfit();
+    return resumeFailed(capture(error), nonce);
+  };
   return htmlResponse(prefixed(shell.prelude, begin, holes, failed), shell.page.status, headers);
 }
+
+/**
+ * Whether React gave a boundary up because the state does not fit the tree it replays (its words
+ * in react-dom 19.2, development and production alike): the shell's fault, not the visitor's.
+ */
+const doesNotFit = (error: unknown) =>
+  error instanceof Error && error.message.includes("The tree doesn't match so React will fallback");
 
 /**
  * The end of a document whose holes React could not resume: the visitor's value as an error
