@@ -8,6 +8,7 @@ import { cacheGeneration, cacheKey } from "../../src/server/cache-entry";
 import { Await } from "../../src/shared/await";
 import { page, type PageProps } from "../../src/shared/route-module";
 import { manifest, recordedApp } from "../worker/apps";
+import { withPostponed } from "../worker/stored-shells";
 
 /** Shared loader runs, per page URL: a fresh render shows the next number. */
 const runs = new Map<string, number>();
@@ -49,22 +50,6 @@ const keyOf = (path: string) =>
   cacheKey(new URL(path, "http://localhost"), "html", cacheGeneration(manifest.build, env));
 
 type State = Record<string, unknown>;
-
-/** `stored` with React's postponed state replaced by what `edit` makes of it (its id kept). */
-async function withPostponed(stored: Response, edit: (state: State) => unknown) {
-  const bytes = new Uint8Array(await stored.arrayBuffer());
-  const at = Number(stored.headers.get("X-Verge-Prelude-Length"));
-  const end = at + Number(stored.headers.get("X-Verge-Postponed-Length"));
-  const state = JSON.parse(new TextDecoder().decode(bytes.subarray(at, end))) as State;
-  const postponed = new TextEncoder().encode(JSON.stringify(edit(state)));
-  const body = new Uint8Array(
-    await new Blob([bytes.subarray(0, at), postponed, bytes.subarray(end)]).arrayBuffer(),
-  );
-  const headers = new Headers(stored.headers);
-  headers.set("X-Verge-Postponed-Length", String(postponed.byteLength));
-  headers.set("X-Verge-Length", String(body.byteLength));
-  return new Response(body, { headers });
-}
 
 /** A page whose shell Ada's visit stored, then replaced by one with `edit`ed state; and the original. */
 async function spoiled(edit: (state: State) => unknown) {
