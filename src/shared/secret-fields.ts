@@ -44,21 +44,13 @@ export function errorsWithoutSecrets(errors: FieldErrors, fields: Fields, secret
 }
 
 /**
- * `value` with each letter and digit moved on by one (a→b, Z→A, 9→0) and any other visible
- * character an "x": most likely it fails the same rule, yet it shares no character with `value`
- * at any place, in any case; spaces stay, so trimming finds the same edges.
+ * `fields` with each secret value replaced by a decoy: each digit another digit, each other visible
+ * character an "x" (a "y" for an x), spaces kept. It most likely fails the same rule, yet shares
+ * no character with the value at any place, in any case, trimmed or not.
  */
-export function decoy(value: string): string {
-  return value.replace(/\S/g, (c) => {
-    if (!/[a-z0-9]/i.test(c)) return "x";
-    if (c === "z" || c === "Z") return String.fromCharCode(c.charCodeAt(0) - 25);
-    return c === "9" ? "0" : String.fromCharCode(c.charCodeAt(0) + 1);
-  });
-}
-
-/** `fields` with each secret value replaced by its decoy. */
 export function withDecoys(fields: Fields, secret: Set<string>): Fields {
   const decoys: Fields = { ...fields };
-  for (const name of secret) if (fields[name] !== undefined) decoys[name] = decoy(fields[name]);
+  const decoy = (c: string) => (/\d/.test(c) ? (c === "0" ? "1" : "0") : /x/i.test(c) ? "y" : "x");
+  for (const name of secret) decoys[name] &&= decoys[name].replace(/\S/g, decoy);
   return decoys;
 }
