@@ -176,6 +176,13 @@ async function readBytes(
 /** A document's form key field: such a page is one visitor's, whatever its key's shape. */
 const FORM_KEY_FIELD = `name="${IDEMPOTENCY_FIELD}"`;
 
+/** What an entry keeps of an answer: its body, its type, and headers of its own kind (a shell's). */
+export interface StoredAnswer {
+  body: Blob;
+  type: string;
+  headers?: Record<string, string>;
+}
+
 /**
  * Stores an answer for `ttl` seconds unless it carries a form key (then it answers false). A
  * document was rendered under `nonce`, which no visitor was sent (page-cache.ts): it stays in
@@ -186,7 +193,7 @@ const FORM_KEY_FIELD = `name="${IDEMPOTENCY_FIELD}"`;
 export async function storeEntry(
   key: Request,
   kind: CachedKind,
-  answer: { body: Blob; type: string; nonce: string; keysFrom: number; headers?: Record<string, string> },
+  answer: StoredAnswer & { nonce: string; keysFrom: number },
   ttl: number,
 ): Promise<boolean> {
   const { body, type, nonce, keysFrom } = answer;

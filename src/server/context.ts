@@ -46,8 +46,6 @@ export interface AppEnv {
     capture: (error: unknown) => string;
     /** The CSP nonce for this response (headers.ts); hono/secure-headers reads the same key. */
     secureHeadersNonce?: string;
-    /** The nonce a document that may be stored is rendered with, never sent (headers.ts). */
-    renderNonce?: string;
     /** The newest bookmark the visitor sent that verge sealed (d1-session.ts), before any handler. */
     bookmark?: string;
     /** When that bookmark was issued (ms): page data hands it back with the same lifetime. */

@@ -29,10 +29,10 @@ async function documentResponse(c: AppContext): Promise<Response> {
     // A cached page with holes: its shell is stored, the holes resumed per request. Without `cache`
     // there is nothing to store, and the page renders whole, its visitor data streamed as deferred.
     if (route?.module.visitorLoader && policyOf(route.module)) return shellAnswer(c, url, route);
-    return cachedAnswer(c, "html", url, route, async (route) => {
+    return cachedAnswer(c, "html", url, route, async (route, nonce) => {
       const loaded = await loadPage(c, url, c.req.raw, route);
       if (isRedirect(loaded)) return redirectAnswer(c, loaded, url);
-      return renderDocument(c, loaded);
+      return renderDocument(c, loaded, undefined, nonce);
     });
   });
 }

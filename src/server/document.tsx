@@ -11,7 +11,7 @@ import type { AppContext } from "./context";
 import { pageFiles, type ClientManifest } from "./manifest";
 import type { LoadedPage } from "./load-page";
 import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred";
-import { answerHeaders, renderNonce } from "./headers";
+import { answerHeaders, requestNonce } from "./headers";
 import { htmlResponse } from "./respond";
 import { reporterConfig } from "./relay";
 import { vitalsSampled } from "./vitals";
@@ -118,8 +118,9 @@ export async function renderDocument(
   loaded: LoadedPage,
   /** Added to the HTML headers: a refused action's own (Retry-After). */
   headers?: Readonly<Record<string, string>>,
+  /** The response's, or one no visitor is sent when the page may be stored (page-cache.ts). */
+  nonce: string = requestNonce(c),
 ): Promise<Response> {
-  const nonce = renderNonce(c);
   const app = c.get("app");
   const capture = c.get("capture");
   const { page, module } = loaded;

@@ -35,14 +35,6 @@ export function requestNonce(c: AppContext): string {
   return c.get("secureHeadersNonce")!;
 }
 
-/**
- * The nonce a document is rendered with: the response's, or one no visitor is sent when the page
- * may be stored (page-cache.ts splices the response's in on its way out).
- */
-export function renderNonce(c: AppContext): string {
-  return c.get("renderNonce") ?? requestNonce(c);
-}
-
 /** Every answer, whatever made it, carries the security headers and a fresh nonce. */
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async function securityHeaders(c, next) {

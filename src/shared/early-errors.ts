@@ -1,8 +1,8 @@
 // A form's schema run in the browser before sending: field errors without a round trip.
 import type { FieldErrors } from "./protocol";
 import type { FormSchema } from "./schema-action";
-import { issuesToErrors, ownFields } from "./schema-issues";
-import { errorsWithoutSecrets, secretNames } from "./secret-fields";
+import { schemaVerdict } from "./schema-issues";
+import { secretNames } from "./secret-fields";
 
 /**
  * The field errors `schema` finds in `form`, or null to send it: the server judges every
@@ -20,10 +20,9 @@ export async function earlyErrors(schema: FormSchema, form: HTMLFormElement): Pr
     [...form.querySelectorAll<HTMLInputElement>('input[type="password"]')].map((input) => input.name),
   );
   try {
-    const result = await schema["~standard"].validate(ownFields(fields));
-    if (!result.issues) return null;
-    const { fieldErrors } = issuesToErrors(result.issues);
-    return Object.keys(fieldErrors).length > 0 ? errorsWithoutSecrets(fieldErrors, fields, secret) : null;
+    const { errors } = await schemaVerdict(schema, fields, secret);
+    if (!errors) return null;
+    return Object.keys(errors.fieldErrors).length > 0 ? errors.fieldErrors : null;
   } catch {
     return null;
   }

@@ -3,7 +3,8 @@
 import type { FieldErrors } from "./protocol";
 import type { ActionArgs, Redirect } from "./route-module";
 import { invalid, type Invalid } from "./invalid";
-import { issuesToErrors, ownFields } from "./schema-issues";
+import { schemaVerdict } from "./schema-issues";
+import { secretNames } from "./secret-fields";
 import type { StandardSchemaV1 } from "./standard-schema";
 
 /** A schema of a form's fields: an object of (string) fields in, anything out. */
@@ -52,9 +53,9 @@ export function action<S extends FormSchema, R, P extends string = string>(
   options: SchemaActionOptions<S> = {},
 ): SchemaAction<S, R> {
   async function checked(args: ActionArgs) {
-    const result = await schema["~standard"].validate(ownFields(args.fields));
-    if (result.issues) {
-      const { fieldErrors, message } = issuesToErrors(result.issues);
+    const result = await schemaVerdict(schema, args.fields, secretNames(args.fields, options.secret));
+    if (result.errors) {
+      const { fieldErrors, message } = result.errors;
       return invalid<NameOf<S>>(fieldErrors as FieldErrors<NameOf<S>>, {
         ...(message === undefined ? {} : { message }),
         ...(options.secret ? { secret: options.secret } : {}),

@@ -2,7 +2,7 @@
 import { SECRET_FIELD, type FieldErrors } from "./protocol";
 import type { Fields } from "./route-module";
 
-/** Said instead of a message that quotes a secret value (valibot's defaults quote the input). */
+/** Said instead of a message that may quote a secret value (valibot's defaults quote the input). */
 export const SECRET_MESSAGE = "This value is not valid.";
 
 /** Names that are secrets whatever the form says (a belt: the type or the action is the rule). */
@@ -41,4 +41,16 @@ export function errorsWithoutSecrets(errors: FieldErrors, fields: Fields, secret
     if (message !== undefined) clean[name] = withoutSecrets(message, fields, secret);
   }
   return clean;
+}
+
+/**
+ * `fields` with each secret value replaced by a decoy: each digit another digit, each other visible
+ * character an "x" (a "y" for an x), spaces kept. It most likely fails the same rule, yet shares
+ * no character with the value at any place, in any case, trimmed or not.
+ */
+export function withDecoys(fields: Fields, secret: Set<string>): Fields {
+  const decoys: Fields = { ...fields };
+  const decoy = (c: string) => (/\d/.test(c) ? (c === "0" ? "1" : "0") : /x/i.test(c) ? "y" : "x");
+  for (const name of secret) decoys[name] &&= decoys[name].replace(/\S/g, decoy);
+  return decoys;
 }

@@ -13,6 +13,7 @@ import { manifest } from "./manifest.ts";
 import { preview } from "./preview.ts";
 import { serverOnly } from "./server-only.ts";
 import { staticFiles } from "./static-files.ts";
+import { oddMethods } from "./odd-methods.ts";
 
 export { localVars };
 export { BUILD_REPORT } from "./context.ts";
@@ -27,6 +28,9 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
   // Set by verge:config once Vite has resolved the config, before any other hook reads it.
   const shared: Verge = { entry, config: undefined!, serving: false };
   return [
+    // First: the local servers answer odd methods before the Cloudflare plugin tries to build a
+    // Request of them.
+    oddMethods(),
     buildConfig(shared),
     manifest(shared),
     edgeRendererPlugin(shared),

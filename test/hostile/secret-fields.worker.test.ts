@@ -66,6 +66,27 @@ describe("secret fields", () => {
     expect(body).not.toContain(CODE);
   });
 
+  it("quotes no part of a secret the schema trims and lowercases first, page or JSON", async () => {
+    // Typed with spaces and capitals: the schema's message would quote "hunter-phrase".
+    const typed = { name: NAME, pin: "123456", code: "ABCD", phrase: "  HuNtEr-PhRaSe ", tag: "abcd" };
+    for (const script of [false, true]) {
+      const { response, body } = await submit(typed, script);
+      expect(response.status).toBe(422);
+      expect(body.toLowerCase()).not.toContain("hunter");
+      expect(body).toContain("This value is not valid.");
+    }
+  });
+
+  it("keeps a secret field's message when it is the schema's own words, not the value's", async () => {
+    const { body } = await submit(
+      { name: NAME, pin: "123456", code: "ABCD", phrase: "abc", tag: "Wxyz9" },
+      true,
+    );
+    const answer = JSON.parse(body) as { fieldErrors: Record<string, string> };
+    expect(answer.fieldErrors).toEqual({ tag: "A tag is four small letters." });
+    expect(body).not.toContain("Wxyz9");
+  });
+
   it("writes no typed value, secret or not, into the log line", async () => {
     const { lines } = await submit({ name: NAME, pin: PIN, code: CODE }, false);
     expect(lines).toHaveLength(1);

@@ -8,6 +8,7 @@ import { page, type PageProps, type RouteModule } from "../../src/shared/route-m
 import { IDEMPOTENCY_FIELD, PAGE_DATA_HEADER } from "../../src/shared/protocol";
 import { manifest, recordedApp } from "./apps";
 import { cspNonce, request } from "./html";
+import { withPostponed } from "./stored-shells";
 
 /** Shared loader runs, per page URL. */
 const runs = new Map<string, number>();
@@ -246,22 +247,6 @@ describe("a page with a per-visitor loader", () => {
     }
   });
 });
-
-/** `stored` with React's postponed state replaced by what `edit` makes of it. */
-async function withPostponed(stored: Response, edit: (state: Record<string, unknown>) => unknown) {
-  const bytes = new Uint8Array(await stored.arrayBuffer());
-  const at = Number(stored.headers.get("X-Verge-Prelude-Length"));
-  const end = at + Number(stored.headers.get("X-Verge-Postponed-Length"));
-  const state = JSON.parse(new TextDecoder().decode(bytes.subarray(at, end))) as Record<string, unknown>;
-  const postponed = new TextEncoder().encode(JSON.stringify(edit(state)));
-  const body = new Uint8Array(
-    await new Blob([bytes.subarray(0, at), postponed, bytes.subarray(end)]).arrayBuffer(),
-  );
-  const headers = new Headers(stored.headers);
-  headers.set("X-Verge-Postponed-Length", String(postponed.byteLength));
-  headers.set("X-Verge-Length", String(body.byteLength));
-  return new Response(body, { headers });
-}
 
 describe("a stored shell React is given", () => {
   async function storedThen(edit: (state: Record<string, unknown>) => unknown) {

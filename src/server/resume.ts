@@ -1,0 +1,141 @@
+// A shell's answer: its prelude at once, then the holes as React resumes them with the visitor's
+// data, in the same response; a resume React gives up on ends the document with a digest.
+import { resume } from "react-dom/server";
+import type { PostponedState } from "react-dom/static";
+import { DEFERRED_ATTR, VISITOR_KEY, type DeferredMarker } from "../shared/protocol";
+import { mounted, type ResolvedRoute } from "./load-page";
+import { scriptSafeJson } from "../shared/serialize";
+import type { AppContext } from "./context";
+import { documentTree, renderDeadline } from "./document";
+import { answerHeaders, requestNonce } from "./headers";
+import { htmlResponse } from "./respond";
+import { logWhenSettled } from "./logger";
+import { timed } from "./timings";
+import { splitDeferred } from "./deferred";
+import type { Shell } from "./stored-shell";
+
+/**
+ * The answer: the shell at once, then the holes as React resumes them with the visitor's data,
+ * under the response's nonce. A stored shell reaches here only once its state has been read
+ * (storedShell()), so React is given what it wrote; should it still fail to resume (a state of the
+ * right shape that does not fit the tree), the holes are ended in place with the failure's digest
+ * (resumeFailed()), as a hole that throws is, and the shell is forgotten: the next visitor gets
+ * a fresh render, not the same failure for the entry's life.
+ */
+export function resumed(
+  c: AppContext,
+  route: ResolvedRoute,
+  shell: Shell,
+  visitor: Promise<unknown>,
+): Response {
+  const { module } = route;
+  const headers = answerHeaders("html", module, shell.page.status);
+  if (shell.postponed === null)
+    return htmlResponse(new Blob([shell.prelude]).stream(), shell.page.status, headers);
+  const nonce = requestNonce(c);
+  const capture = c.get("capture");
+  const { postponed } = shell;
+  let forget = shell.forget;
+  const unfit = () => {
+    forget?.();
+    forget = undefined;
+  };
+  // Begun once the prelude is on its way: React replays the way to the holes at once, in the
+  // same turn, and the first byte should not wait for it, nor for what only React needs.
+  let begin!: () => void;
+  const begun = new Promise<void>((resolve) => (begin = resolve));
+  const holes = begun.then(async () => {
+    const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
+    const page = { ...shell.page, visitor: (hole.live as Record<string, DeferredMarker>)[VISITOR_KEY] };
+    // The embedded page data is in the prelude already: resume renders only the way to the holes.
+    const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
+    const deadline = renderDeadline(c, hole.settled);
+    try {
+      const state = typeof postponed === "string" ? (JSON.parse(postponed) as PostponedState) : postponed;
+      const stream = await timed(c, "resume", () =>
+        resume(tree, state, {
+          nonce,
+          signal: deadline.signal,
+          onError: (error) => {
+            if (c.req.raw.signal.aborted) return undefined;
+            if (doesNotFit(error)) unfit();
+            return capture(error);
+          },
+        }),
+      );
+      stream.allReady.then(deadline.done, deadline.done);
+      return stream;
+    } catch (error) {
+      deadline.done();
+      throw error;
+    }
+  });
+  logWhenSettled(
+    c.get("log"),
+    holes.then((stream) => stream.allReady).catch(() => {}),
+  );
+  const failed = (error: unknown) => {
+    unfit();
+    return resumeFailed(capture(error), nonce);
+  };
+  return htmlResponse(prefixed(shell.prelude, begin, holes, failed), shell.page.status, headers);
+}
+
+/**
+ * Whether React gave a boundary up because the state does not fit the tree it replays (its words
+ * in react-dom 19.2, development and production alike): the shell's fault, not the visitor's.
+ */
+const doesNotFit = (error: unknown) =>
+  error instanceof Error && error.message.includes("The tree doesn't match so React will fallback");
+
+/**
+ * The end of a document whose holes React could not resume: the visitor's value as an error
+ * with `digest`, where the page reads it (a browser renders the holes itself once the document
+ * has loaded, and shows the route error view with the digest), then the document's end.
+ */
+function resumeFailed(digest: string, nonce: string): Uint8Array {
+  const value = scriptSafeJson({ error: { digest } });
+  const script = `<script type="application/json" ${DEFERRED_ATTR}="${VISITOR_KEY}" nonce="${nonce}">${value}</script>`;
+  return new TextEncoder().encode(`${script}</body></html>`);
+}
+
+/**
+ * `prefix`, then what `rest` streams once it is ready, or `failed`'s bytes if it cannot be.
+ * `begin` starts `rest`: in the turn after the prefix is taken, or when the answer is cancelled
+ * (so that what waits on `rest` still ends).
+ */
+function prefixed(
+  prefix: Uint8Array<ArrayBuffer>,
+  begin: () => void,
+  rest: Promise<ReadableStream<Uint8Array>>,
+  failed: (error: unknown) => Uint8Array,
+): ReadableStream<Uint8Array> {
+  // Handled here; pull() reads it.
+  const ready = rest.then(
+    (stream) => ({ reader: stream.getReader() }),
+    (error: unknown) => ({ failure: failed(error) }),
+  );
+  let sentPrefix = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sentPrefix) {
+        sentPrefix = true;
+        setTimeout(begin, 0);
+        return controller.enqueue(prefix);
+      }
+      const next = await ready;
+      if ("failure" in next) {
+        controller.enqueue(next.failure);
+        return controller.close();
+      }
+      const { done, value } = await next.reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: async (reason) => {
+      begin();
+      const next = await ready;
+      if ("reader" in next) await next.reader.cancel(reason);
+    },
+  });
+}
