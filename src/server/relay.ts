@@ -20,7 +20,7 @@ import {
 import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
 import { isSameSite } from "./same-site";
 import type { AppContext } from "./context";
-import { visitorAddress, withinVisitorLimit } from "../shared/visitor-limit";
+import { isAddress, visitorAddress, withinVisitorLimit } from "../shared/visitor-limit";
 import { VITALS_KEY, type VitalsSummary } from "../shared/vitals";
 import { checkedVitals } from "./vitals";
 
@@ -132,13 +132,14 @@ async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Pr
   }
 }
 
-async function forward(c: AppContext, envelope: ReadEnvelope, ip: string, declared: number) {
+async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | null, declared: number) {
   const headers = new Headers({
     "Content-Type": c.req.header("Content-Type") ?? "application/x-sentry-envelope",
   });
   if (envelope.gzip) headers.set("Content-Encoding", "gzip");
   // The visitor's address is theirs: Sentry gets it only if the operator says so, as the reporter.
-  if (ip !== "unknown" && c.env.SENTRY_SEND_IP) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
+  if (ip !== null && isAddress(ip) && c.env.SENTRY_SEND_IP)
+    headers.set(SENTRY_FORWARDED_FOR_HEADER, ip.trim());
   const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
   const { counter } = envelope;
   const body = sendableBody(envelope.body);
