@@ -6,8 +6,8 @@ import { dsnFor, envelope, randomIp, relay } from "../worker/relay-support";
 import { visitorKey } from "../../src/shared/visitor-limit";
 
 /** A DSN the relay does not forward to: within the limits 403, past them 429, nothing upstream. */
-const vars = { SENTRY_DSN: dsnFor(3340) };
-const notForwarded = envelope(dsnFor(3341));
+const vars = { SENTRY_DSN: dsnFor(3350) };
+const notForwarded = envelope(dsnFor(3351));
 const send = async (headers: Record<string, string>) =>
   (await relay({ body: notForwarded, headers }, vars)).response.status;
 const junk = () => `not-an-address-${crypto.randomUUID()}`;
