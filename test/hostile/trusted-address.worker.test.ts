@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { awaitFreshWindow, FRESH_WINDOW_TIMEOUT_MS } from "../support/rate-limit";
 import { dsnFor, envelope, randomIp, relay } from "../worker/relay-support";
+import { postScript, uniqueName } from "../worker/action-helpers";
 import { visitorKey } from "../../src/shared/visitor-limit";
 
 /** A DSN the relay does not forward to: within the limits 403, past them 429, nothing upstream. */
@@ -23,6 +24,20 @@ describe("the addresses a limit trusts", () => {
     expect(await send({ "CF-Connecting-IP": ip, "CF-Connecting-IPv6": junk() })).toBe(429);
     const v6 = `2001:db8:${crypto.randomUUID().slice(0, 4)}:1::1`;
     expect(await send({ "CF-Connecting-IP": ip, "CF-Connecting-IPv6": v6 })).toBe(429);
+  });
+
+  it("keeps a visitor past the guestbook's signing limit at 429 whatever CF-Connecting-IPv6 says", async () => {
+    const ip = randomIp();
+    const sign = async (headers: Record<string, string>) => {
+      const fields = { name: uniqueName("trusted"), message: "once more" };
+      const response = await postScript("sign", fields, { "CF-Connecting-IP": ip, ...headers });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    for (let i = 0; i < 10; i++) expect(await sign({})).toBe(200);
+    expect(await sign({})).toBe(429);
+    expect(await sign({ "CF-Connecting-IPv6": junk() })).toBe(429);
+    expect(await sign({ "CF-Connecting-IPv6": "2001:db8:77::1" })).toBe(429);
   });
 
   it("counts 200 CF-Connecting-IP values that are no address as one visitor", async () => {
