@@ -11,6 +11,7 @@ import {
   NO_ROUTE,
   RAY_TIMING,
   VITAL_UNITS,
+  VITALS_HEADER,
   VITALS_KEY,
   type VitalName,
   type VitalsSummary,
@@ -113,9 +114,11 @@ export function collect(page: PageData, routes: RouteTable): void {
     view.sent = true;
     // A view with no figure of its own (a client navigation that only got the placeholder TTFB).
     if (!Object.keys(view.values).length) return;
-    // A string body goes as text/plain, a simple request; keepalive lets it outlive the page.
+    // A string body goes as text/plain; keepalive lets it outlive the page. The mark puts it on
+    // the relay's vitals budget (same-origin, so no preflight), apart from error reports'.
     fetch(reporter!.tunnel, {
       method: "POST",
+      headers: { [VITALS_HEADER]: "1" },
       body: writeEnvelope(reporter!.dsn, view),
       keepalive: true,
     }).then(

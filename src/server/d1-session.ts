@@ -104,14 +104,12 @@ function open(c: AppContext, state: D1State): D1Session {
   return {
     prepare: (sql) => watch(state, session.prepare(sql), !readsOnly(sql), note, timed),
     async batch<T = unknown>(statements: D1PreparedStatement[]) {
-      const own = statements.map((statement) => {
-        const known = watched.get(statement);
-        if (known?.writes) state.wrote = true;
-        return known?.statement ?? statement;
-      });
+      const writes = statements.some((statement) => watched.get(statement)?.writes ?? true);
+      const own = statements.map((statement) => watched.get(statement)?.statement ?? statement);
       const at = performance.now();
-      const results = await session.batch<T>(own);
+      const results = await settled(state, writes, session.batch<T>(own));
       for (const result of results) note(result, at);
+      if (writes && results.some((result) => changedRows(result.meta))) state.wrote = true;
       return results;
     },
   };
@@ -152,6 +150,39 @@ export function readsOnly(sql: string): boolean {
   return /^select\b/i.test(rest) && (end < 0 || rest.slice(end + 1).trim() === "");
 }
 
+/**
+ * Whether a statement changed the database, as D1's meta says; true without meta, as a write whose
+ * effect is unknown. Only such a write earns a bookmark: one that changed nothing (an `ON CONFLICT
+ * DO NOTHING` insert of a form sent again) would renew the visitor's cache bypass for nothing, as
+ * often as they liked. `changed_db` first: `rows_written` counts AUTOINCREMENT's bookkeeping (1)
+ * even for an insert that was skipped, so it is read only where D1 gives no `changed_db`.
+ */
+function changedRows(meta: D1Result["meta"] | undefined): boolean {
+  if (!meta) return true;
+  if (Number(meta.changes) > 0) return true;
+  return typeof meta.changed_db === "boolean" ? meta.changed_db : Number(meta.rows_written) > 0;
+}
+
+/**
+ * `result`, and a write marked if it fails: a write whose answer is lost may still have been
+ * applied, and a bookmark too many costs a little where one too few hides the visitor's write.
+ */
+function settled<R>(state: D1State, writes: boolean, result: Promise<R>): Promise<R> {
+  return result.catch((error: unknown) => {
+    if (writes) state.wrote = true;
+    throw error;
+  });
+}
+
+/** first() as D1 answers it, from all()'s rows: D1 gives first() no meta to tell a change by. */
+function firstOf(rows: Record<string, unknown>[], column?: string): unknown {
+  const row = rows[0];
+  if (row === undefined) return null;
+  if (column === undefined) return row;
+  if (!(column in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${column})`);
+  return row[column];
+}
+
 /** Statements handed to page code, to the session's own (batch() takes only those). */
 const watched = new WeakMap<object, { statement: D1PreparedStatement; writes: boolean }>();
 
@@ -162,22 +193,31 @@ function watch(
   note: Note,
   timed: Timed,
 ): D1PreparedStatement {
-  // Marked before it runs: a write whose answer is lost may still have been applied. Returns when.
-  const ran = () => (writes && (state.wrote = true), performance.now());
+  /** A result with meta: the write marked if it changed rows (or failed), the time noted. */
+  const checked = <R extends D1Result<unknown>>(run: () => Promise<R>) => {
+    const at = performance.now();
+    return settled(state, writes, run()).then((value) => {
+      if (writes && changedRows(value.meta)) state.wrote = true;
+      return note(value, at);
+    });
+  };
   const handle = {
     bind: (...values: unknown[]) => watch(state, statement.bind(...values), writes, note, timed),
+    // A write's first() is run as all(), whose meta says whether it changed anything.
     first: (column?: string) =>
-      timed(ran(), column === undefined ? statement.first() : statement.first(column)),
-    run: () => {
-      const at = ran();
-      return statement.run().then((result) => note(result, at));
+      writes
+        ? checked(() => statement.all<Record<string, unknown>>()).then(({ results }) =>
+            firstOf(results, column),
+          )
+        : timed(performance.now(), column === undefined ? statement.first() : statement.first(column)),
+    run: () => checked(() => statement.run()),
+    all: () => checked(() => statement.all()),
+    // raw() has no meta and its rows cannot be rebuilt from all()'s (two columns may share a
+    // name): a write through it counts as a change, marked before it runs.
+    raw: (options?: { columnNames?: boolean }) => {
+      if (writes) state.wrote = true;
+      return timed(performance.now(), statement.raw(options as { columnNames: true }));
     },
-    all: () => {
-      const at = ran();
-      return statement.all().then((result) => note(result, at));
-    },
-    raw: (options?: { columnNames?: boolean }) =>
-      timed(ran(), statement.raw(options as { columnNames: true })),
   } as unknown as D1PreparedStatement;
   watched.set(handle, { statement, writes });
   return handle;

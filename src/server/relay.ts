@@ -20,9 +20,10 @@ import {
 import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
 import { isSameSite } from "./same-site";
 import type { AppContext } from "./context";
-import { visitorAddress, withinVisitorLimit } from "../shared/visitor-limit";
-import { VITALS_KEY, type VitalsSummary } from "../shared/vitals";
+import { isAddress, visitorAddress, withinVisitorLimit, type VisitorLimits } from "../shared/visitor-limit";
+import { VITALS_HEADER, VITALS_KEY, type VitalsSummary } from "../shared/vitals";
 import { checkedVitals } from "./vitals";
+import { isVitalsEnvelope, MAX_VITALS_BYTES, readSmallBody } from "./vitals-envelope";
 
 export const DEFAULT_RELAY_PATH = "/monitoring";
 /** Largest envelope forwarded (the browser SDK's events are far smaller). */
@@ -92,13 +93,33 @@ async function envelopeTarget(
   };
 }
 
+/** Whether the post says it is a Web Vitals report (the collector marks it; checked when read). */
+const markedVitals = (c: AppContext) => c.req.header(VITALS_HEADER) !== undefined;
+
+/**
+ * The limits a report counts against: Web Vitals have budgets of their own, so however many page
+ * views report, error reports keep theirs (and a flood of errors leaves vitals theirs). Each has a
+ * ceiling for the location: every network at once still cannot spend the whole Sentry quota.
+ */
+function budgetOf(c: AppContext): VisitorLimits {
+  const { env } = c;
+  return markedVitals(c)
+    ? {
+        visitor: [env.VITALS_LIMITER, "VITALS_LIMITER"],
+        network: [env.VITALS_NETWORK_LIMITER, "VITALS_NETWORK_LIMITER"],
+        everyone: [env.VITALS_GLOBAL_LIMITER, "VITALS_GLOBAL_LIMITER"],
+      }
+    : {
+        visitor: [env.RELAY_LIMITER, "RELAY_LIMITER"],
+        network: [env.RELAY_NETWORK_LIMITER, "RELAY_NETWORK_LIMITER"],
+        everyone: [env.RELAY_GLOBAL_LIMITER, "RELAY_GLOBAL_LIMITER"],
+      };
+}
+
 async function checkRateLimit(c: AppContext) {
-  const within = await withinVisitorLimit(c.req.raw, {
-    visitor: [c.env.RELAY_LIMITER, "RELAY_LIMITER"],
-    network: [c.env.RELAY_NETWORK_LIMITER, "RELAY_NETWORK_LIMITER"],
-    // A ceiling for the location: every network at once still cannot spend the whole Sentry quota.
-    everyone: [c.env.RELAY_GLOBAL_LIMITER, "RELAY_GLOBAL_LIMITER"],
-  });
+  // Which budget refused a 429 is the first thing an operator asks.
+  if (markedVitals(c)) logField(c, "budget", "vitals");
+  const within = await withinVisitorLimit(c.req.raw, budgetOf(c));
   if (!within) {
     throw refuse(STATUS.tooManyRequests, "Too many reports", {
       [RETRY_AFTER_HEADER]: String(RELAY_RETRY_AFTER_S),
@@ -115,6 +136,8 @@ interface ReadEnvelope {
   body: ReadableStream<Uint8Array>;
   gzip: boolean;
   counter: ReturnType<typeof countedBody>;
+  /** The body's length when known (sent upstream as Content-Length); NaN when not. */
+  length: number;
 }
 
 async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Promise<ReadEnvelope> {
@@ -124,7 +147,13 @@ async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Pr
   const [forHeader, forUpstream] = counter.stream.tee();
   try {
     const target = await envelopeTarget(c, forHeader, gzip);
-    return { ...target, body: forUpstream, gzip, counter };
+    return {
+      ...target,
+      body: forUpstream,
+      gzip,
+      counter,
+      length: Number(c.req.header("Content-Length") ?? NaN),
+    };
   } catch (error) {
     // Refused half-read: the rest (at most the limit) is read and dropped before answering.
     await drainBody(forUpstream, MAX_ENVELOPE_BYTES);
@@ -132,15 +161,43 @@ async function readEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Pr
   }
 }
 
-async function forward(c: AppContext, envelope: ReadEnvelope, ip: string, declared: number) {
+/**
+ * A marked vitals report, read whole: one vitals envelope (isVitalsEnvelope), plain, at most
+ * MAX_VITALS_BYTES, or 400 (413 past the size), so nothing else is paid for by the vitals budget.
+ */
+async function readVitalsEnvelope(c: AppContext, body: ReadableStream<Uint8Array>): Promise<ReadEnvelope> {
+  const notVitals = () => refuse(STATUS.badRequest, "Not a vitals report");
+  const counter = countedBody(body, MAX_ENVELOPE_BYTES);
+  const bytes = await readSmallBody(counter.stream, MAX_VITALS_BYTES, MAX_ENVELOPE_BYTES).catch(
+    (error: unknown) => {
+      // Past 1 MiB the count fails the read; a visitor who left mid-body sent no report.
+      throw error instanceof TooLargeError ? tooLarge() : notVitals();
+    },
+  );
+  if (bytes === null) throw tooLarge();
+  // The collector sends text: a gzip body is not one of its reports.
+  if (c.req.header("Content-Encoding") !== undefined) throw notVitals();
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw notVitals();
+  }
+  if (!isVitalsEnvelope(text)) throw notVitals();
+  const target = await envelopeTarget(c, new Response(bytes).body!, false);
+  return { ...target, body: new Response(bytes).body!, gzip: false, counter, length: bytes.byteLength };
+}
+
+async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | null) {
   const headers = new Headers({
     "Content-Type": c.req.header("Content-Type") ?? "application/x-sentry-envelope",
   });
   if (envelope.gzip) headers.set("Content-Encoding", "gzip");
   // The visitor's address is theirs: Sentry gets it only if the operator says so, as the reporter.
-  if (ip !== "unknown" && c.env.SENTRY_SEND_IP) headers.set(SENTRY_FORWARDED_FOR_HEADER, ip);
+  if (ip !== null && isAddress(ip) && c.env.SENTRY_SEND_IP)
+    headers.set(SENTRY_FORWARDED_FOR_HEADER, ip.trim());
   const timeout = Number(c.env.SENTRY_RELAY_TIMEOUT_MS) || DEFAULT_RELAY_TIMEOUT_MS;
-  const { counter } = envelope;
+  const { counter, length: declared } = envelope;
   const body = sendableBody(envelope.body);
   try {
     return await timed(c, "relay", () =>
@@ -180,16 +237,15 @@ async function admit(c: AppContext) {
 
 export async function relayResponse(c: AppContext): Promise<Response> {
   const ip = visitorAddress(c.req.raw);
-  const declared = Number(c.req.header("Content-Length") ?? NaN);
   const body = await admit(c).catch(async (refusal: unknown) => {
     throw await settleRefusedBody(c.req.raw, MAX_ENVELOPE_BYTES, refusal, tooLarge);
   });
 
-  const envelope = await readEnvelope(c, body);
+  const envelope = await (markedVitals(c) ? readVitalsEnvelope : readEnvelope)(c, body);
   logField(c, "project", envelope.upstream.project);
   logField(c, "event_id", envelope.eventId);
   if (envelope.vitals) logField(c, "vitals", envelope.vitals);
-  const upstream = await forward(c, envelope, ip, declared);
+  const upstream = await forward(c, envelope, ip);
   logField(c, "upstream_status", upstream.status);
   // A redirect is not followed, and not handed to the browser (which would follow it).
   if (upstream.status >= 300 && upstream.status < 400) {

@@ -8,6 +8,12 @@
  */
 export const RAY_TIMING = "ray";
 
+/**
+ * The request header that marks a post to the relay as a vitals report: it is counted against the
+ * vitals budgets, not the error reports', and must then be one vitals envelope (src/server/relay.ts).
+ */
+export const VITALS_HEADER = "X-Vitals";
+
 /** The envelope header key of a vitals report's summary: the relay reads only the header line. */
 export const VITALS_KEY = "verge_vitals";
 

@@ -1,6 +1,6 @@
 // What a rate limit counts as one visitor: an IPv4 address, or an IPv6 /64 however it is written.
 import { describe, expect, it } from "vitest";
-import { limitKey } from "../../src/shared/visitor-limit";
+import { limitKey, MALFORMED_KEY, networkKey } from "../../src/shared/visitor-limit";
 
 describe("the key every limiter counts a visitor under", () => {
   it("counts an IPv4 address by itself", () => {
@@ -31,8 +31,18 @@ describe("the key every limiter counts a visitor under", () => {
     expect(limitKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
   });
 
-  it("keeps anything that is not an address as it is", () => {
-    expect(limitKey("unknown")).toBe("unknown");
-    expect(limitKey("1:2:3::4::5")).toBe("1:2:3::4::5");
+  it("counts anything that is not an address under one key of its own, for every layer", () => {
+    const junk = [
+      "unknown",
+      "1:2:3::4::5",
+      "256.1.1.1",
+      "1.2.3.04",
+      "1.2.3.4::",
+      "::1.2.3",
+      "g::1",
+      "12345::",
+    ];
+    expect(new Set(junk.map(limitKey))).toEqual(new Set([MALFORMED_KEY]));
+    expect(new Set(junk.map(networkKey))).toEqual(new Set([MALFORMED_KEY]));
   });
 });

@@ -1,0 +1,35 @@
+// The collector's reports ride the relay's vitals budget, in Chromium against npm run preview: the
+// browser marks each report, and the relay takes what the collector writes as one vitals envelope
+// (a marked post that is anything else is refused: relay-budgets.worker.test.ts).
+import { beforeEach, describe, expect, inject, it } from "vitest";
+import { ingestControl, logLines, openPage, useBrowser, vitalsEnvelopes } from "../e2e/support";
+
+const browser = useBrowser();
+beforeEach(async () => {
+  await ingestControl("reset");
+});
+
+/** The same server under another name: another site to the browser. */
+const elsewhere = () => `${inject("baseURL").replace("127.0.0.1", "localhost")}/robots.txt`;
+
+describe("the relay's vitals budget, from the browser", () => {
+  it("takes a page view's report on the vitals budget and forwards it", async () => {
+    const { page, context } = await openPage(browser());
+    await page.goto("/guestbook");
+    await page.waitForFunction(() =>
+      performance
+        .getEntriesByType("resource")
+        .some((entry) => /\/vitals-report-[\w-]+\.js$/.test(entry.name)),
+    );
+    await page.goto(elsewhere());
+    await expect.poll(async () => (await vitalsEnvelopes()).length).toBeGreaterThan(0);
+    const eventIds = (await vitalsEnvelopes()).map((envelope) => envelope.header.event_id);
+    const relayed = async () =>
+      (await logLines()).filter((line) => line.kind === "relay" && eventIds.includes(line.event_id));
+    await expect.poll(async () => (await relayed()).length).toBe(eventIds.length);
+    for (const line of await relayed()) {
+      expect(line).toMatchObject({ status: 200, budget: "vitals", vitals: { route: "/guestbook" } });
+    }
+    await context.close();
+  });
+});
