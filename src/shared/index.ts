@@ -46,3 +46,12 @@ export { visitorKey, withinVisitorLimit, type Limiter, type VisitorLimits } from
 export { IDEMPOTENCY_FIELD, STATUS, type ActionFailure, type FieldErrors } from "./protocol";
 export { href, type Params, type Register, type RoutePattern } from "./href";
 export type { Data, LoaderData, Serialized } from "./page-data-types";
+export {
+  endpoint,
+  type EndpointArgs,
+  type EndpointHandler,
+  type EndpointModule,
+  type EndpointRoute,
+  type RequestContext,
+} from "./endpoint";
+export { setCookie, deleteCookie, getCookie, type CookieOptions } from "./cookies";

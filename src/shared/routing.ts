@@ -4,8 +4,10 @@ import type { Params } from "./protocol";
 export interface RouteDefinition<M = unknown> {
   /** Pattern: literal segments and ":name" parameters. */
   path: string;
-  /** Loads the route module (a page file under src/app/pages). */
+  /** Loads the route module (a page file under src/app/pages, or an endpoint's). */
   load: () => Promise<M>;
+  /** A page (rendered, with page data and actions) or an endpoint (handlers by method: endpoint.ts). */
+  kind: "page" | "endpoint";
 }
 
 export interface RouteMatch<M = unknown> {
@@ -13,9 +15,13 @@ export interface RouteMatch<M = unknown> {
   params: Params;
 }
 
-/** A route: a pattern and the module it loads (see `page` in route-module.ts). */
-export function route<M>(path: string, load: () => Promise<M>): RouteDefinition<M> {
-  return { path, load };
+/** A route: a pattern and the module it loads (see `page` in route-module.ts, `endpoint` in endpoint.ts). */
+export function route<M>(
+  path: string,
+  load: () => Promise<M>,
+  kind: RouteDefinition["kind"] = "page",
+): RouteDefinition<M> {
+  return { path, load, kind };
 }
 
 /**
