@@ -2,17 +2,18 @@
 // variable lives here, and the module named beside it fills it in, so no module of the runtime
 // needs another's types to know what a request carries.
 import type { Context } from "hono";
-import type { AppDefinition, D1Session, PageEnv } from "../shared/route-module";
+import type { AppDefinition, D1Session, PageEnv, RouteModule } from "../shared/route-module";
+import type { RouteMatch } from "../shared/routing";
 import type { ClientManifest } from "./manifest";
 
 /** What kind of request this is: decided once, before any handler (request-kind.ts), and logged. */
-export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
+export type RequestKind = "html" | "data" | "action" | "endpoint" | "relay" | "asset";
 
 /** How a page that opts into the edge cache was answered (page-cache.ts), on its log line. */
 export type CacheState = "hit" | "stale" | "miss" | "bypass" | "shell";
 
-/** How a failure is answered: a page, page-data JSON, action JSON, or plain text. */
-export type ErrorFormat = "html" | "data" | "action" | "text";
+/** How a failure is answered: a page, page-data JSON, action JSON, an endpoint's JSON, or plain text. */
+export type ErrorFormat = "html" | "data" | "action" | "json" | "text";
 
 /** Everything the runtime is given: the product (from src/app/) and its client build's manifest. */
 export interface AppConfig extends AppDefinition {
@@ -103,6 +104,8 @@ export interface KindOfRequest {
   script: boolean;
   /** How its failures are answered. */
   errorFormat: ErrorFormat;
+  /** An endpoint's route and params, matched to decide the kind (kind "endpoint" only). */
+  endpoint?: RouteMatch<RouteModule>;
 }
 
 /**
@@ -110,7 +113,16 @@ export interface KindOfRequest {
  * relay's upstream call, and each deferred value (`deferred:<key>`) until it settles.
  */
 export type Phase =
-  "match" | "cache" | "loader" | "visitor" | "action" | "shell" | "resume" | "relay" | `deferred:${string}`;
+  | "match"
+  | "cache"
+  | "loader"
+  | "visitor"
+  | "action"
+  | "endpoint"
+  | "shell"
+  | "resume"
+  | "relay"
+  | `deferred:${string}`;
 
 /** The slice of the runtime's Workers tracing timings.ts uses (`tracing` of cloudflare:workers). */
 export type Tracing = Pick<globalThis.Tracing, "enterSpan">;

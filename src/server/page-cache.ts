@@ -140,6 +140,8 @@ export async function store(
   started: Started,
 ) {
   if (c.get("log").errors.length > 0 || c.req.raw.signal.aborted) return;
+  // A cookie is one visitor's: an answer that sets one went to its visitor, and no one else.
+  if (response.headers.has("Set-Cookie")) return logField(c, "cacheSkip", "set-cookie");
   const type = response.headers.get("Content-Type") ?? "";
   const headers = entryHeaders.get(response);
   const answer = { body, type, nonce: renderNonce(c), keysFrom: started.keys, headers };
