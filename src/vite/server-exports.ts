@@ -1,15 +1,25 @@
 // What a module loses on its way to the browser: its `loader`, `visitorLoader` and `actions`
-// exports, which only the worker runs, and the values of its `title`, `meta`, `cache` and
+// exports (an endpoint's handlers and `use` too), which only the worker runs, and the values of its `title`, `meta`, `cache` and
 // `cacheControl`, which only the worker reads (each stays exported, as `undefined`, so that an
 // import of it still resolves). Removed from the source before any other transform, so whatever
 // only they used (a `*.server.ts` import, a `action(schema, run)` call at the module's top, a
 // page's description) goes with them.
 import ts from "typescript";
 
-/** Exports only the worker has. */
-const SERVER_EXPORTS = new Set(["loader", "visitorLoader", "actions"]);
+/** Exports only the worker has: a page's loaders and actions, an endpoint's handlers and middleware. */
+const SERVER_EXPORTS = new Set([
+  "loader",
+  "visitorLoader",
+  "actions",
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "use",
+]);
 /** Exports only the worker reads: the browser gets `undefined`. */
-const WORKER_VALUES = new Set(["title", "meta", "cache", "cacheControl"]);
+const WORKER_VALUES = new Set(["title", "meta", "cache", "cacheControl", "crossSite"]);
 /** A cheap first look: a module that never spells one of those names is left unparsed. */
 const ANY = new RegExp(`\\b(${[...SERVER_EXPORTS, ...WORKER_VALUES].join("|")})\\b`);
 
@@ -31,7 +41,7 @@ function clientStatement(statement: ts.Statement): string | null {
     if (workers.length === 0) return null;
     if (workers.length < names.length) {
       throw new Error(
-        `declare \`${names.join(", ")}\` in separate statements: loader, visitorLoader, actions, title, meta, cache and cacheControl are the worker's`,
+        `declare \`${names.join(", ")}\` in separate statements: ${[...SERVER_EXPORTS, ...WORKER_VALUES].join(", ")} are the worker's`,
       );
     }
     return blank(names.filter((name) => WORKER_VALUES.has(name)));
