@@ -1,63 +1,9 @@
 // Endpoints (src/server/endpoints.ts): a route-table line whose module answers each method with a
 // Response: methods and Allow, HEAD from GET, failures with a digest, the log line and timings,
-// Hono's own middleware, and the edge cache for a GET that exports `cache`.
+// Hono's own middleware, and the edge cache for a GET that exports `cache`. What they refuse is in
+// test/hostile/endpoints-guards.worker.test.ts.
 import { describe, expect, it } from "vitest";
-import { basicAuth } from "hono/basic-auth";
-import { cors } from "hono/cors";
-import { endpoint, type EndpointArgs } from "../../src/shared/endpoint";
-import { page } from "../../src/shared/route-module";
-import { setCookie } from "../../src/shared/cookies";
-import { recordedApp } from "./apps";
-
-let calls = 0;
-const fresh = (() => {
-  let n = 0;
-  return (path: string) => `${path}?test=${Date.now()}-${++n}`;
-})();
-
-const { send } = recordedApp([
-  page("/page", async () => ({ default: () => null, title: "A page" })),
-  endpoint("/things/:id", async () => ({
-    GET: ({ params, url }: EndpointArgs<"/things/:id">) =>
-      Response.json({ id: params.id, q: url.searchParams.get("q") }),
-    POST: async ({ request, params }: EndpointArgs<"/things/:id">) =>
-      Response.json({ id: params.id, got: await request.text() }, { status: 201 }),
-    DELETE: () => new Response(null, { status: 204 }),
-  })),
-  endpoint("/posts-only", async () => ({
-    POST: async ({ request }: EndpointArgs) => new Response(`${(await request.arrayBuffer()).byteLength}`),
-  })),
-  endpoint("/fails", async () => ({
-    GET: () => {
-      throw new Error("secret database password in this message");
-    },
-  })),
-  endpoint("/webhook", async () => ({
-    crossSite: true,
-    POST: async ({ request }: EndpointArgs) => new Response(`took ${await request.text()}`),
-  })),
-  endpoint("/counted", async () => ({
-    cache: { maxAge: 60, query: ["test", "page"] },
-    GET: ({ request, url }: EndpointArgs) =>
-      Response.json({
-        n: ++calls,
-        url: url.href,
-        cookie: request.headers.get("Cookie"),
-      }),
-  })),
-  endpoint("/cookie-cached", async () => ({
-    cache: { maxAge: 60, query: ["test"] },
-    GET: ({ url }: EndpointArgs) =>
-      new Response(`for ${url.search}`, {
-        headers: { "Set-Cookie": setCookie("visitor", crypto.randomUUID().slice(0, 8)) },
-      }),
-  })),
-  endpoint("/guarded", async () => ({
-    use: [cors({ origin: "https://app.example" }), basicAuth({ username: "ops", password: "s3cret" })],
-    GET: () => new Response("inside"),
-  })),
-  endpoint("/page-first", async () => ({ GET: () => new Response("endpoint") })),
-]);
+import { fresh, send } from "./endpoint-app";
 
 describe("an endpoint", () => {
   it("answers each method its module exports, with typed params and the URL", async () => {
@@ -128,86 +74,6 @@ describe("an endpoint", () => {
   });
 });
 
-describe("an endpoint's body", () => {
-  const big = () => new Uint8Array(1024 * 1024 + 1);
-
-  it("is refused 413 when it declares over 1 MiB, before the handler runs", async () => {
-    const { response, body } = await send("/posts-only", { method: "POST", body: big() });
-    expect(response.status).toBe(413);
-    expect(JSON.parse(body)).toEqual({ error: { message: "The body is too large (the limit is 1 MiB)." } });
-  });
-
-  it("is refused 413 when it passes 1 MiB while the handler reads it, without a declared length", async () => {
-    const chunk = new Uint8Array(256 * 1024);
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        // Far more than the limit: the rest must never be read.
-        if (sent++ < 64) controller.enqueue(chunk);
-        else controller.close();
-      },
-    });
-    const { response } = await send("/posts-only", {
-      method: "POST",
-      body: stream,
-      duplex: "half",
-    } as RequestInit);
-    expect(response.status).toBe(413);
-    expect(sent).toBeLessThan(16);
-  });
-
-  it("is read whole within 1 MiB", async () => {
-    const { response, body } = await send("/posts-only", {
-      method: "POST",
-      body: new Uint8Array(1024 * 1024),
-    });
-    expect(response.status).toBe(200);
-    expect(body).toBe(String(1024 * 1024));
-  });
-});
-
-describe("an endpoint's unsafe methods", () => {
-  it("are refused 403 from another site, before the handler runs", async () => {
-    const { response, lines } = await send("/things/7", {
-      method: "POST",
-      body: "x",
-      headers: { Origin: "https://evil.example" },
-    });
-    expect(response.status).toBe(403);
-    expect(lines[0]).toMatchObject({ kind: "endpoint", status: 403 });
-    const fetched = await send("/things/7", {
-      method: "DELETE",
-      headers: { "Sec-Fetch-Site": "cross-site" },
-    });
-    expect(fetched.response.status).toBe(403);
-  });
-
-  it("are taken from the site itself and from clients that send neither header", async () => {
-    const same = await send("/things/7", {
-      method: "POST",
-      body: "a",
-      headers: { Origin: "http://localhost" },
-    });
-    expect(same.response.status).toBe(201);
-    expect((await send("/things/7", { method: "POST", body: "b" })).response.status).toBe(201);
-  });
-
-  it("are taken from another site when the module says crossSite (a webhook)", async () => {
-    const { response, body } = await send("/webhook", {
-      method: "POST",
-      body: "event",
-      headers: { Origin: "https://hooks.example", "Sec-Fetch-Site": "cross-site" },
-    });
-    expect(response.status).toBe(200);
-    expect(body).toBe("took event");
-  });
-
-  it("GET stays open to other sites", async () => {
-    const { response } = await send("/things/7", { headers: { Origin: "https://evil.example" } });
-    expect(response.status).toBe(200);
-  });
-});
-
 describe("an endpoint with `cache`", () => {
   it("is answered from the edge cache after its first GET, under its declared query only", async () => {
     const path = fresh("/counted");
@@ -223,17 +89,6 @@ describe("an endpoint with `cache`", () => {
     const seen = JSON.parse(body) as { cookie: string | null; url: string };
     expect(seen.cookie).toBeNull();
     expect(seen.url).not.toContain("utm");
-  });
-
-  it("never keeps an answer that sets a cookie: the next visitor gets their own, and the line says why", async () => {
-    const path = fresh("/cookie-cached");
-    const first = await send(path);
-    const cookie = first.response.headers.get("Set-Cookie");
-    expect(cookie).toMatch(/^visitor=/);
-    expect(first.lines[0]).toMatchObject({ cache: "miss", cacheSkip: "set-cookie" });
-    const second = await send(path);
-    expect(second.lines[0]!.cache).toBe("miss");
-    expect(second.response.headers.get("Set-Cookie")).not.toBe(cookie);
   });
 });
 
