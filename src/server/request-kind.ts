@@ -30,7 +30,6 @@ function kindOf(request: Request, path: string, env: Env, endpoint: RouteMatch |
   if (path.startsWith("/assets/")) return "asset";
   // Any method: the endpoint's own handlers decide which it takes (405 with its Allow).
   if (endpoint) return "endpoint";
-
   if (method === "GET" || method === "HEAD") return request.headers.has(PAGE_DATA_HEADER) ? "data" : "html";
   if (method === "POST") return "action";
   return null;
