@@ -25,7 +25,7 @@ import {
 } from "./log-records.mjs";
 import { symbolicateLine, symbolicator } from "./symbolicate.mjs";
 
-const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|relay|asset]
+const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|endpoint|relay|asset]
                      [--path /exact | --path '/prefix*'] [--json] [--raw]
                      [--waterfall | --slowest N | --percentiles | --vitals]  < log output
   --raw          print stack frames as logged (by default they are mapped to src/ with the build's source maps)

@@ -8,6 +8,11 @@ declare namespace Cloudflare {
      * a random key per isolate, safe, but a bookmark read by another isolate is then ignored.
      */
     D1_BOOKMARK_SECRET?: string;
+    /**
+     * Signs the moderation webhook's requests (POST /hooks/moderation; a secret in production:
+     * `wrangler secret put`). Unset or shorter than 32 bytes: the webhook refuses every request.
+     */
+    MODERATION_SECRET?: string;
   }
 }
 

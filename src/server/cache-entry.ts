@@ -5,8 +5,9 @@ import { IDEMPOTENCY_FIELD } from "../shared/protocol";
 import { holdsKeyIssuedSince } from "../shared/form-keys";
 import { nonceAttributeOffsets, spliceAt, type streamSplicer } from "./nonce-splice";
 
-/** A page's two kinds of answer, kept apart: its document and its page data. */
-export type CachedKind = "html" | "data";
+/** A page's two kinds of answer, kept apart: its document and its page data; and an endpoint's GET. */
+export type CachedKind = "html" | "data" | "endpoint";
+/** A page's kinds: what an action on it forgets. */
 export const CACHED_KINDS: readonly CachedKind[] = ["html", "data"];
 
 /**

@@ -2,18 +2,19 @@
 // variable lives here, and the module named beside it fills it in, so no module of the runtime
 // needs another's types to know what a request carries.
 import type { Context } from "hono";
-import type { AppDefinition, D1Session, PageEnv } from "../shared/route-module";
+import type { AppDefinition, D1Session, PageEnv, RouteModule } from "../shared/route-module";
+import type { RouteMatch } from "../shared/routing";
 import type { RequestContext } from "../shared/middleware";
 import type { ClientManifest } from "./manifest";
 
 /** What kind of request this is: decided once, before any handler (request-kind.ts), and logged. */
-export type RequestKind = "html" | "data" | "action" | "relay" | "asset";
+export type RequestKind = "html" | "data" | "action" | "endpoint" | "relay" | "asset";
 
 /** How a page that opts into the edge cache was answered (page-cache.ts), on its log line. */
 export type CacheState = "hit" | "stale" | "miss" | "bypass" | "shell";
 
-/** How a failure is answered: a page, page-data JSON, action JSON, or plain text. */
-export type ErrorFormat = "html" | "data" | "action" | "text";
+/** How a failure is answered: a page, page-data JSON, action JSON, an endpoint's JSON, or plain text. */
+export type ErrorFormat = "html" | "data" | "action" | "json" | "text";
 
 /** Everything the runtime is given: the product (from src/app/) and its client build's manifest. */
 export interface AppConfig extends AppDefinition {
@@ -106,6 +107,8 @@ export interface KindOfRequest {
   script: boolean;
   /** How its failures are answered. */
   errorFormat: ErrorFormat;
+  /** An endpoint's route and params, matched to decide the kind (kind "endpoint" only). */
+  endpoint?: RouteMatch<RouteModule>;
 }
 
 /**
@@ -119,6 +122,7 @@ export type Phase =
   | "loader"
   | "visitor"
   | "action"
+  | "endpoint"
   | "shell"
   | "resume"
   | "relay"

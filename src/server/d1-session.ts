@@ -83,7 +83,12 @@ export function pageEnv(c: AppContext): PageEnv {
 
 function open(c: AppContext, state: D1State): D1Session {
   // An action may write and must read what it wrote on: the primary is newer than any bookmark.
-  const action = requestKind(c).kind === "action";
+  // So may an endpoint's unsafe method (POST, PUT, PATCH, DELETE).
+  const { kind } = requestKind(c);
+  const method = c.req.method;
+  const action =
+    kind === "action" ||
+    (kind === "endpoint" && method !== "GET" && method !== "HEAD" && method !== "OPTIONS");
   state.from = action ? undefined : visitorBookmark(c);
   if (state.from) logField(c, "d1_bookmark", "used");
   const session = c.env[BINDING].withSession(

@@ -12,6 +12,7 @@ import { pageDataResponse, pageUrl } from "./page-data";
 import { renderDocument } from "./document";
 import { cachedAnswer } from "./page-cache";
 import { actionResponse } from "./actions";
+import { endpointResponse } from "./endpoints";
 import { relayResponse } from "./relay";
 import { requestKind } from "./request-kind";
 import { redirectAnswer } from "./redirects";
@@ -49,6 +50,7 @@ const HANDLERS: Record<RequestKind, (c: AppContext) => Promise<Response>> = {
   html: documentResponse,
   data: pageDataResponse,
   action: actionResponse,
+  endpoint: endpointResponse,
   relay: relayResponse,
   asset: async () => assetMiss(),
 };

@@ -64,6 +64,8 @@ export function errorResponse(c: AppContext, error: unknown, format: ErrorFormat
         );
         return htmlResponse(page, status, { "Cache-Control": NO_STORE, ...headers });
       }
+      case "json":
+        return jsonResponse({ error: { message } }, status, { "Cache-Control": NO_STORE, ...headers });
       case "text":
         return textResponse(message, status, { "Cache-Control": NO_STORE, ...headers });
     }
@@ -74,6 +76,8 @@ export function errorResponse(c: AppContext, error: unknown, format: ErrorFormat
       return jsonResponse({ error: { digest } }, STATUS.serverError, answerHeaders("data"));
     case "action":
       return jsonResponse({ ok: false, error: { digest } }, STATUS.serverError, answerHeaders("action"));
+    case "json":
+      return jsonResponse({ error: { digest } }, STATUS.serverError, { "Cache-Control": NO_STORE });
     case "html":
       return htmlResponse(serverErrorPage(c, digest), STATUS.serverError, { "Cache-Control": NO_STORE });
     case "text":

@@ -62,10 +62,12 @@ const CACHE_CONTROL = {
  * the route says: it is about this request.
  */
 export function answerHeaders(
-  kind: keyof typeof CACHE_CONTROL,
+  kind: keyof typeof CACHE_CONTROL | "endpoint",
   module?: Pick<RouteModule, "cacheControl"> | null,
   status: number = STATUS.ok,
 ): Record<string, string> {
+  // An endpoint's headers are its handler's and its middleware's own.
+  if (kind === "endpoint") return {};
   if (kind === "action") return { "Cache-Control": CACHE_CONTROL.action };
   if (kind === "html" && status !== STATUS.ok) return { Vary: PAGE_DATA_HEADER, "Cache-Control": NO_STORE };
   return { Vary: PAGE_DATA_HEADER, "Cache-Control": module?.cacheControl?.[kind] ?? CACHE_CONTROL[kind] };

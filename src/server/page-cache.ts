@@ -124,12 +124,16 @@ export function cachedAnswer(
 
 /** A whole answer rendered under `nonce`: sent with the visitor's nonce, stored as rendered. */
 function wholeRender(c: AppContext, kind: CachedKind, nonce: string, response: Response): Rendered {
-  const kept = response.status === STATUS.ok && !notForTheCache.has(response) && response.body !== null;
+  // A cookie is one visitor's: an answer that sets one goes to its visitor, and no one else.
+  const cookie = response.headers.has("Set-Cookie");
+  if (cookie) logField(c, "cacheSkip", "set-cookie");
+  const kept =
+    response.status === STATUS.ok && !notForTheCache.has(response) && response.body !== null && !cookie;
   const type = response.headers.get("Content-Type") ?? "";
   return {
     send(keep) {
       const own = requestNonce(c);
-      const plain = kind === "data" || nonce === own;
+      const plain = kind !== "html" || nonce === own;
       if (response.body === null || (plain && !(keep && kept))) return { answer: response, entry: null };
       const { body, complete } = copyOnRead(response.body, plain ? undefined : streamSplicer(nonce, own));
       const entry =

@@ -102,19 +102,21 @@ export function timingsField(timings: Timings): Record<string, [number, number]>
  * What Server-Timing carries: what is known before the first byte. Not the total, nor deferred
  * values, nor a stored shell's resume (its prelude is sent first).
  */
-const HEADER_PHASES: readonly Phase[] = ["match", "cache", "action", "loader", "shell"];
-const TIMED_KINDS: ReadonlySet<RequestKind> = new Set(["html", "data", "action"]);
+const HEADER_PHASES: readonly Phase[] = ["match", "cache", "action", "loader", "endpoint", "shell"];
+const TIMED_KINDS: ReadonlySet<RequestKind> = new Set(["html", "data", "action", "endpoint"]);
 const SERVER_TIMING_HEADER = "Server-Timing";
 
 /** Server-Timing's value (RFC-style `name;dur=ms;desc="..."` entries). */
 function serverTiming(timings: Timings, cache: unknown): string {
   const entries: string[] = [];
+  // D1's time follows the code that queried: an endpoint's handler, or else the loaders.
+  const queried: Phase = timings.phases.endpoint ? "endpoint" : "loader";
   for (const phase of HEADER_PHASES) {
     const measured = timings.phases[phase];
     const state = phase === "cache" && typeof cache === "string" ? `;desc="${cache}"` : "";
     if (measured) entries.push(`${phase};dur=${round(measured[1])}${state}`);
     else if (state) entries.push(`${phase}${state}`);
-    if (phase === "loader" && timings.d1) {
+    if (phase === queried && timings.d1) {
       const { ms, queries } = timings.d1;
       entries.push(`d1;dur=${round(ms)};desc="${queries} ${queries === 1 ? "query" : "queries"}"`);
     }
@@ -153,7 +155,7 @@ export function requestTimings(given?: unknown): MiddlewareHandler<AppEnv> {
     if (!kind || !TIMED_KINDS.has(kind)) return;
     const entries = serverTimingOn(c) ? [serverTiming(timings, c.get("log").fields?.cache)] : [];
     // Web Vitals name the request a page came from by its ray (src/server/vitals.ts): no duration.
-    const ray = kind === "action" ? null : rayTiming(c);
+    const ray = kind === "action" || kind === "endpoint" ? null : rayTiming(c);
     if (ray) entries.push(ray);
     const value = entries.filter(Boolean).join(", ");
     if (value) c.res.headers.set(SERVER_TIMING_HEADER, value);

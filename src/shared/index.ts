@@ -61,3 +61,11 @@ export { IDEMPOTENCY_FIELD, type ActionFailure, type FieldErrors } from "./proto
 export { STATUS } from "./protocol";
 export { href, type Params, type Register, type RoutePattern } from "./href";
 export type { Data, LoaderData, Serialized } from "./page-data-types";
+export {
+  endpoint,
+  type EndpointArgs,
+  type EndpointHandler,
+  type EndpointModule,
+  type EndpointRoute,
+} from "./endpoint";
+export { setCookie, deleteCookie, getCookie, type CookieOptions } from "./cookies";

@@ -57,6 +57,7 @@ export const ANNOUNCER_ID = "route-announcer";
  */
 export const STATUS = {
   ok: 200,
+  noContent: 204,
   seeOther: 303,
   badRequest: 400,
   forbidden: 403,

@@ -8,6 +8,7 @@ import type { Params } from "./href";
 import type { Data, LoaderData, Serialized } from "./page-data-types";
 import type { FieldNames } from "./schema-action";
 import type { Middleware, RequestContext } from "./middleware";
+import type { EndpointModule, EndpointRoute } from "./endpoint";
 
 /** What page code may do with D1: a session's queries (no exec, no session of its own). */
 export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
@@ -301,8 +302,13 @@ export type PageRoute<P extends string, M = unknown> = RouteDefinition<RouteModu
   readonly [pageModule]?: M;
 };
 
-/** One route checked against its page module (distributes over a table's union of routes). */
-type CheckedRoute<T> = T extends PageRoute<infer P, infer M> ? PageRoute<P, PageModule<P, M>> : T;
+/** One route checked against its page or endpoint module (distributes over a table's union of routes). */
+type CheckedRoute<T> =
+  T extends EndpointRoute<infer P, infer _M>
+    ? EndpointRoute<P, EndpointModule<P>>
+    : T extends PageRoute<infer P, infer M>
+      ? PageRoute<P, PageModule<P, M>>
+      : T;
 
 /**
  * A route table, checked: `Routes<typeof routes>` does not compile when a page module does not

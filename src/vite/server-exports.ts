@@ -1,5 +1,5 @@
 // What a module loses on its way to the browser: its `loader`, `visitorLoader` and `actions`
-// exports, which only the worker runs, and the values of its `title`, `meta`, `cache` and
+// exports (an endpoint's handlers and `use` too), which only the worker runs, and the values of its `title`, `meta`, `cache` and
 // `cacheControl`, which only the worker reads (each stays exported, as `undefined`, so that an
 // import of it still resolves); and with them every top-level function, variable and import
 // binding that only they use, however the module declares them (`const rename = action(…);

@@ -13,6 +13,7 @@ const WRONG = [
   "wrong-field.tsx",
   "wrong-route.ts",
   "wrong-visitor.tsx",
+  "wrong-endpoint.ts",
 ];
 
 /** tsc's messages for each wrong file, compiled in one program with the product's route table. */
@@ -83,6 +84,12 @@ describe("a deliberately wrong page", () => {
     expect(errors.get("wrong-visitor.tsx")!.join("\n")).toContain(
       "Property 'name' does not exist on type 'VisitorData<() => { name: string; }>'.",
     );
+  });
+
+  it("an endpoint whose handler expects other params: the route and the param it lacks", () => {
+    const message = errors.get("wrong-endpoint.ts")!.join("\n");
+    expect(message).toContain("does not satisfy the constraint");
+    expect(message).toContain("Property 'slug' is missing in type '{ id: string; }'");
   });
 
   it("and nothing else is wrong in them: one error each", () => {

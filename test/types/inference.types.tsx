@@ -8,8 +8,10 @@ import {
   formFor,
   href,
   page,
+  endpoint,
   type Actions,
   type Data,
+  type EndpointArgs,
   type PageProps,
   type Params,
   type Routes,
@@ -88,3 +90,22 @@ expectTypeOf<Routes<typeof good>>().toEqualTypeOf<typeof good>();
 const bad = [page("/users/:id", () => import("./pages/post"))];
 // @ts-expect-error: the post page expects :slug, "/users/:id" gives :id
 type Bad = Routes<typeof bad>;
+
+// Endpoints: each handler checked against its line's pattern, its params typed.
+expectTypeOf<EndpointArgs<"/api/:id">["params"]>().toEqualTypeOf<{ id: string }>();
+const endpoints = [
+  endpoint("/posts/:slug", () => import("./endpoints/post")),
+  endpoint("/api/:id", async () => ({
+    crossSite: true,
+    cache: { maxAge: 60, query: ["page"] },
+    POST: ({ params }: EndpointArgs<"/api/:id">) => new Response(params.id),
+  })),
+  page("/users/:id", () => import("./pages/user")),
+];
+expectTypeOf<Routes<typeof endpoints>>().toEqualTypeOf<typeof endpoints>();
+const badEndpoint = [endpoint("/users/:id", () => import("./endpoints/post"))];
+// @ts-expect-error: the post endpoint expects :slug, "/users/:id" gives :id
+type BadEndpoint = Routes<typeof badEndpoint>;
+const notResponse = [endpoint("/x", async () => ({ GET: () => "text" }))];
+// @ts-expect-error: a handler answers with a Response
+type NotResponse = Routes<typeof notResponse>;

@@ -19,6 +19,19 @@ export const PAGE_SIZE = 20;
 
 const TOTAL = "(SELECT total FROM guestbook_count WHERE id = 1)";
 
+/** A page number as a URL carries it: a plain positive number (not abc, 0, -1, 1.5 or 01), else null. */
+export function pageNumber(param: string): number | null {
+  return /^[1-9][0-9]{0,8}$/.test(param) ? Number(param) : null;
+}
+
+/** How many pages `total` entries fill (at least one, empty). */
+export const pagesOf = (total: number) => Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+/** The number of visible entries: the counter row, not a count of the table. */
+export async function countEntries(db: D1Session): Promise<number> {
+  return (await db.prepare(`SELECT ${TOTAL} AS total`).first<{ total: number }>())!.total;
+}
+
 interface Row {
   id: number;
   name: string;
@@ -27,8 +40,9 @@ interface Row {
 }
 
 /**
- * One page of entries, newest first, and the total, in one batch (one consistent snapshot). The
- * total is a counter row (migrations/0002), not a count of the table. A page past the end reads
+ * One page of visible entries, newest first, and their total, in one batch (one consistent
+ * snapshot); hidden entries (migrations/0003) are neither listed nor counted. The total is a
+ * counter row (migrations/0002), not a count of the table. A page past the end reads
  * no entry: its LIMIT is 0, which SQLite checks before its OFFSET walks the index (a WHERE on
  * the counter would not do: measured, the walk still read every row).
  */
@@ -38,7 +52,8 @@ export async function listEntries(db: D1Session, page: number): Promise<EntryPag
     db.prepare(`SELECT ${TOTAL} AS total`),
     db
       .prepare(
-        `SELECT id, name, message, created_at FROM guestbook ORDER BY created_at DESC, id DESC
+        `SELECT id, name, message, created_at FROM guestbook WHERE hidden_at IS NULL
+         ORDER BY created_at DESC, id DESC
          LIMIT (CASE WHEN ${TOTAL} > ?1 THEN ?2 ELSE 0 END) OFFSET ?1`,
       )
       .bind(skip, PAGE_SIZE),
@@ -80,4 +95,18 @@ export async function addEntry(
     .bind(entry.name, entry.message, key)
     .first<{ id: number }>();
   return row?.id ?? null;
+}
+
+/**
+ * Hides an entry (moderation): it is no longer listed or counted. One statement, the count's
+ * trigger in its transaction. Hiding a hidden entry changes nothing. False when there is no such entry.
+ */
+export async function hideEntry(db: D1Session, id: number): Promise<boolean> {
+  const row = await db
+    .prepare(
+      "UPDATE guestbook SET hidden_at = coalesce(hidden_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) WHERE id = ? RETURNING id",
+    )
+    .bind(id)
+    .first<{ id: number }>();
+  return row !== null;
 }
