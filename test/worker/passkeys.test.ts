@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CHALLENGE_TTL_S } from "../../src/app/auth/passkeys.server";
+import { p1363Signature } from "../../src/app/auth/passkey-keys.server";
 import { accountById, listPasskeys, passkeyById } from "../../src/app/db/accounts.server";
 import { createSession, readSession } from "../../src/server/sessions";
 import { fromBase64url, softAuthenticator } from "../support/soft-authenticator";
@@ -130,5 +131,29 @@ describe("a passkey, end to end in workerd", () => {
     const key = await softAuthenticator();
     const { result } = await registerWith(key, undefined, { verifyAt: T0 + CHALLENGE_TTL_S - 1 });
     expect(result).toMatchObject({ ok: true });
+  });
+});
+
+describe("an ES256 signature's DER", () => {
+  const der = (...ints: number[][]) => {
+    const body = ints.flatMap((int) => [0x02, int.length, ...int]);
+    return new Uint8Array([0x30, body.length, ...body]);
+  };
+  const r = [0x80, ...Array.from({ length: 31 }, (_, i) => i + 1)];
+  const s = [0x00, 0x7f, ...Array.from({ length: 30 }, (_, i) => 200 - i)];
+
+  it("becomes r || s, padded to 32 bytes each, with DER's sign byte dropped", () => {
+    const out = p1363Signature(der([0, ...r], s.slice(1)));
+    expect(out && [...out]).toEqual([...r, ...s]);
+  });
+
+  it("is refused when it is not exactly two positive INTEGERs of at most 32 bytes in a SEQUENCE", () => {
+    const good = der([0, ...r], s.slice(1));
+    expect(p1363Signature(new Uint8Array([...good, 0]))).toBeNull();
+    expect(p1363Signature(der(r, s.slice(1)))).toBeNull(); // r negative
+    expect(p1363Signature(der([1, 0, ...r], s.slice(1)))).toBeNull(); // 34 bytes
+    expect(p1363Signature(der([0, ...r]))).toBeNull();
+    expect(p1363Signature(new Uint8Array([0x31, ...good.subarray(1)]))).toBeNull();
+    expect(p1363Signature(new Uint8Array())).toBeNull();
   });
 });
