@@ -1,7 +1,7 @@
 // Hostile session cookies: each is a signed-out visitor (null), never a throw, and a token of
 // the wrong shape costs no D1 query at all.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   SESSION_ABSOLUTE_S,
   SESSION_COOKIE,
@@ -131,5 +131,27 @@ describe("the sliding write", () => {
     await work.settled();
     // The read's SELECT, then the UPDATE handed to waitUntil.
     expect(queries()).toBe(2);
+  });
+});
+
+describe("the token in logs", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is never written to the console by sign-in, reads, slides or sign-out, nor anything else", async () => {
+    const written: unknown[][] = [];
+    for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void written.push(args));
+    }
+    const accountId = await newAccount("Quiet");
+    const { cookie: setCookie } = await createSession(env.DB, accountId, T0);
+    const token = tokenOf(setCookie);
+    const work = pending();
+    await readSession(env.DB, withToken(token), { now: T0 + SESSION_IDLE_S - 1, waitUntil: work.waitUntil });
+    await work.settled();
+    await read(env.DB, withToken(newSessionToken()));
+    await read(env.DB, cookie(`${SESSION_COOKIE}=' OR 1=1 --`));
+    await revokeSession(env.DB, withToken(token));
+    await revokeAccountSessions(env.DB, accountId);
+    expect(written).toEqual([]);
   });
 });

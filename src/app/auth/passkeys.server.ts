@@ -77,7 +77,10 @@ async function begin(
   return { challenge, cookie: attemptCookie(attempt, CHALLENGE_TTL_S) };
 }
 
-/** Who registers: a new account with its display name, or a signed-in account adding a passkey. */
+/**
+ * Who registers: a new account with its display name, or a signed-in account adding a passkey.
+ * A display name is 1 to 60 characters, trimmed: the page's schema checks it (D1 refuses others).
+ */
 export type Registrant =
   { displayName: string } | { account: Account; existing: { id: string; transports: string[] }[] };
 
@@ -143,7 +146,7 @@ function checkCommon(
 /**
  * Verifies a new passkey and stores it: a new account with it, or another passkey of the account
  * that asked. The attempt's challenge is taken first, so it is spent whatever the outcome.
- * `name` is the passkey's name on the account page.
+ * `name` is the passkey's name on the account page (1 to 60 characters, e.g. "Passkey 2").
  */
 export async function verifyRegistration(
   db: D1Session,
