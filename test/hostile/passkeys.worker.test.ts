@@ -44,7 +44,11 @@ describe("a replayed or misdirected challenge", () => {
     const key = await softAuthenticator();
     const { ceremony, response, result } = await registerWith(key, { displayName: "Once" });
     expect(result).toMatchObject({ ok: true });
-    const again = await verifyRegistration(env.DB, post(ceremony.cookie), response, "again", T0);
+    const again = await verifyRegistration(env.DB, post(ceremony.cookie), response, {
+      name: "again",
+      signedIn: null,
+      now: T0,
+    });
     expect(again).toEqual({ ok: false, reason: "challenge" });
   });
 
@@ -238,6 +242,20 @@ describe("a credential that is not what it says", () => {
   });
 });
 
+describe("adding a passkey to an account", () => {
+  it("is refused once that account is no longer the one signed in, and adds nothing", async () => {
+    const { accountId } = await registered();
+    const account = (await accountById(env.DB, accountId))!;
+    const other = await registered();
+    for (const signedIn of [null, other.accountId]) {
+      const laptop = await softAuthenticator();
+      const { result } = await registerWith(laptop, { account, existing: [] }, { signedIn });
+      expect(result).toEqual({ ok: false, reason: "account" });
+      expect(await passkeyById(env.DB, base64url(laptop.credentialId))).toBeNull();
+    }
+  });
+});
+
 describe("malformed credentials", () => {
   it("parse to null, never a throw", () => {
     const bad: unknown[] = [
@@ -281,7 +299,13 @@ describe("malformed credentials", () => {
       type: "public-key",
       response: { clientDataJSON: garbage, attestationObject: garbage },
     })!;
-    expect(await verifyRegistration(env.DB, post(registration.cookie), response, "x", T0)).toEqual({
+    expect(
+      await verifyRegistration(env.DB, post(registration.cookie), response, {
+        name: "x",
+        signedIn: null,
+        now: T0,
+      }),
+    ).toEqual({
       ok: false,
       reason: "malformed",
     });
@@ -302,13 +326,11 @@ describe("malformed credentials", () => {
     const ceremony = await startRegistration({ displayName: "Mismatch" });
     const json = await register(key, ceremony.options, { origin: SITE });
     json.id = json.rawId = base64url(crypto.getRandomValues(new Uint8Array(32)));
-    const result = await verifyRegistration(
-      env.DB,
-      post(ceremony.cookie),
-      parseRegistrationResponse(json)!,
-      "x",
-      T0,
-    );
+    const result = await verifyRegistration(env.DB, post(ceremony.cookie), parseRegistrationResponse(json)!, {
+      name: "x",
+      signedIn: null,
+      now: T0,
+    });
     expect(result).toEqual({ ok: false, reason: "malformed" });
   });
 });

@@ -36,18 +36,19 @@ export const startSignIn = (now = T0, site = SITE) =>
 export async function registerWith(
   authenticator: SoftAuthenticator,
   who: Registrant = { displayName: "Ada" },
-  options: { bend?: Partial<Bend>; now?: number; verifyAt?: number } = {},
+  options: { bend?: Partial<Bend>; now?: number; verifyAt?: number; signedIn?: string | null } = {},
 ) {
   const ceremony = await startRegistration(who, options.now);
+  // Adding a passkey happens signed in as that account, unless the test says otherwise.
+  const signedIn =
+    options.signedIn !== undefined ? options.signedIn : "account" in who ? who.account.id : null;
   const json = await register(authenticator, ceremony.options, { origin: SITE, ...options.bend });
   const response = parseRegistrationResponse(json)!;
-  const result = await verifyRegistration(
-    env.DB,
-    post(ceremony.cookie),
-    response,
-    "Test key",
-    options.verifyAt ?? options.now ?? T0,
-  );
+  const result = await verifyRegistration(env.DB, post(ceremony.cookie), response, {
+    name: "Test key",
+    signedIn,
+    now: options.verifyAt ?? options.now ?? T0,
+  });
   return { ceremony, json, response, result };
 }
 

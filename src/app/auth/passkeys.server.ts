@@ -51,7 +51,8 @@ export type PasskeyFailure =
   | "unknown-credential"
   | "user-handle"
   | "signature"
-  | "counter";
+  | "counter"
+  | "account";
 
 export type Verified<T> = ({ ok: true } & T) | { ok: false; reason: PasskeyFailure };
 
@@ -146,18 +147,20 @@ function checkCommon(
 /**
  * Verifies a new passkey and stores it: a new account with it, or another passkey of the account
  * that asked. The attempt's challenge is taken first, so it is spent whatever the outcome.
- * `name` is the passkey's name on the account page (1 to 60 characters, e.g. "Passkey 2").
+ * `name` is the passkey's name on the account page (1 to 60 characters, e.g. "Passkey 2");
+ * `signedIn` the account of the request's session, if any: a passkey is added to an existing
+ * account only while that account is still the one signed in.
  */
 export async function verifyRegistration(
   db: D1Session,
   request: Request,
   response: RegistrationResponse,
-  name: string,
-  now: number,
+  { name, signedIn, now }: { name: string; signedIn: string | null; now: number },
 ): Promise<Verified<{ accountId: string; passkeyId: string; newAccount: boolean }>> {
   const attempt = attemptId(request);
   const pending = attempt && (await takeChallenge(db, attempt, "register", now));
   if (!pending || !pending.accountId) return { ok: false, reason: "challenge" };
+  if (pending.displayName === null && pending.accountId !== signedIn) return { ok: false, reason: "account" };
   let attestation;
   try {
     attestation = parseAttestationObject(response.attestationObject);
