@@ -1,5 +1,5 @@
 // Server-side sessions in D1, named by an opaque random token in the `__Host-session` cookie and
-// stored only as the token's SHA-256 (docs/decisions.md, "Sessions").
+// stored only as the token's SHA-256 (docs/decisions.md, "Sessions and passkeys").
 import { parse, serialize } from "hono/utils/cookie";
 import type { D1Session } from "../shared/route-module";
 

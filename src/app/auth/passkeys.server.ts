@@ -1,5 +1,5 @@
 // Passkey (WebAuthn) registration and sign-in with discoverable credentials: options for the
-// browser, then verification of what it sends back (docs/decisions.md, "Passkeys").
+// browser, then verification of what it sends back (docs/decisions.md, "Sessions and passkeys").
 import {
   AttestationStatementFormat,
   ClientDataType,
