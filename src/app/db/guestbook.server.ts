@@ -81,18 +81,19 @@ async function storedKey(formKey: string, name: string, message: string): Promis
 /**
  * Adds an entry unless the same form already stored the same content. The check and the insert
  * are one statement, so two concurrent submissions of the same form cannot both insert.
- * Returns the new id, or null when that form and content were already stored.
+ * Returns the new id, or null when that form and content were already stored. `authorId` is the
+ * signed-in account that wrote it (only it may delete the entry), absent for an anonymous entry.
  */
 export async function addEntry(
   db: D1Session,
-  entry: { name: string; message: string; formKey: string },
+  entry: { name: string; message: string; formKey: string; authorId?: string | null },
 ): Promise<number | null> {
   const key = await storedKey(entry.formKey, entry.name, entry.message);
   const row = await db
     .prepare(
-      "INSERT INTO guestbook (name, message, idempotency_key) VALUES (?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+      "INSERT INTO guestbook (name, message, idempotency_key, author_id) VALUES (?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
     )
-    .bind(entry.name, entry.message, key)
+    .bind(entry.name, entry.message, key, entry.authorId ?? null)
     .first<{ id: number }>();
   return row?.id ?? null;
 }

@@ -1,0 +1,171 @@
+// Server-side sessions in D1, named by an opaque random token in the `__Host-session` cookie and
+// stored only as the token's SHA-256 (docs/decisions.md, "Sessions and passkeys").
+import { parse, serialize } from "hono/utils/cookie";
+import type { D1Session } from "../shared/route-module";
+
+export const SESSION_COOKIE = "__Host-session";
+/** A session lasts this long after the visitor's last request that slid it (seconds). */
+export const SESSION_IDLE_S = 30 * 24 * 60 * 60;
+/** And never longer than this after sign-in, however often the visitor comes back (seconds). */
+export const SESSION_ABSOLUTE_S = 90 * 24 * 60 * 60;
+
+/** 32 random bytes in base64url, no padding: 43 characters, 256 bits. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A signed-in visitor's session as a page sees it; times are Unix seconds. */
+export interface Session {
+  /** The SHA-256 of the token (hex): names the session in D1 and nowhere else. */
+  id: string;
+  accountId: string;
+  createdAt: number;
+  expiresAt: number;
+  absoluteExpiresAt: number;
+}
+
+/** Seconds since the Unix epoch, the clock every function here takes (tests pass their own). */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/** A new token: 256 bits from the platform's CSPRNG. */
+export function newSessionToken(): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** The session id a token names: its SHA-256 in hex (fast and enough for 256 random bits). */
+export async function sessionId(token: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The `Set-Cookie` value carrying a session token. The one place the cookie's attributes are
+ * written: when the runtime's cookie helpers land (src/shared/cookies.ts) this calls them.
+ */
+export function sessionCookie(token: string, maxAge: number): string {
+  return serialize(SESSION_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "Lax",
+    path: "/",
+    maxAge: Math.max(0, Math.floor(maxAge)),
+  });
+}
+
+/** The `Set-Cookie` value that removes the session cookie (sign-out, or a cookie naming no session). */
+export function clearedSessionCookie(): string {
+  return sessionCookie("", 0);
+}
+
+/** The session token the request's cookie carries, if it has the shape of one (no D1 query otherwise). */
+export function sessionToken(request: Request): string | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  const token = parse(header, SESSION_COOKIE)[SESSION_COOKIE];
+  return token !== undefined && TOKEN.test(token) ? token : null;
+}
+
+export interface CreatedSession {
+  session: Session;
+  /** For the sign-in answer's `Set-Cookie`. Never log it: it is the token. */
+  cookie: string;
+}
+
+/**
+ * Signs an account in: always a new token (a token the visitor had before names nothing new, so it
+ * cannot be fixed in advance). The account's expired sessions go in the same batch.
+ */
+export async function createSession(db: D1Session, accountId: string, now: number): Promise<CreatedSession> {
+  const token = newSessionToken();
+  const session: Session = {
+    id: await sessionId(token),
+    accountId,
+    createdAt: now,
+    expiresAt: now + SESSION_IDLE_S,
+    absoluteExpiresAt: now + SESSION_ABSOLUTE_S,
+  };
+  await db.batch([
+    db.prepare("DELETE FROM sessions WHERE account_id = ?1 AND expires_at <= ?2").bind(accountId, now),
+    db
+      .prepare(
+        "INSERT INTO sessions (id, account_id, created_at, expires_at, absolute_expires_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .bind(session.id, accountId, session.createdAt, session.expiresAt, session.absoluteExpiresAt),
+  ]);
+  return { session, cookie: sessionCookie(token, SESSION_IDLE_S) };
+}
+
+interface Row {
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+  absolute_expires_at: number;
+}
+
+export interface ReadSession {
+  session: Session;
+  /** Set when the expiry slid: the cookie with its new Max-Age, for the answer's `Set-Cookie`. */
+  cookie?: string;
+}
+
+export interface ReadOptions {
+  now: number;
+  /** Where the sliding write goes, so the request never waits for it. */
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/**
+ * The visitor's session, or null for a signed-out visitor: no cookie, a malformed, unknown, forged,
+ * expired or revoked token. One D1 query (none without a well-formed token). Past half its idle
+ * life the expiry slides (never past the absolute limit), written after the answer.
+ */
+export async function readSession(
+  db: D1Session,
+  request: Request,
+  { now, waitUntil }: ReadOptions,
+): Promise<ReadSession | null> {
+  const token = sessionToken(request);
+  if (token === null) return null;
+  const id = await sessionId(token);
+  const row = await db
+    .prepare(
+      `SELECT account_id, created_at, expires_at, absolute_expires_at FROM sessions
+       WHERE id = ?1 AND expires_at > ?2 AND absolute_expires_at > ?2`,
+    )
+    .bind(id, now)
+    .first<Row>();
+  if (!row) return null;
+  const session: Session = {
+    id,
+    accountId: row.account_id,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    absoluteExpiresAt: row.absolute_expires_at,
+  };
+  if (session.expiresAt - now > SESSION_IDLE_S / 2) return { session };
+  // Slide: at most one write per half idle period per session, never on a fresh one's reads.
+  const expiresAt = Math.min(now + SESSION_IDLE_S, session.absoluteExpiresAt);
+  if (expiresAt <= session.expiresAt) return { session };
+  waitUntil(db.prepare("UPDATE sessions SET expires_at = ?2 WHERE id = ?1").bind(id, expiresAt).run());
+  return { session: { ...session, expiresAt }, cookie: sessionCookie(token, expiresAt - now) };
+}
+
+/** Signs out the session the request's cookie names (if any). Answer with `clearedSessionCookie()`. */
+export async function revokeSession(db: D1Session, request: Request): Promise<void> {
+  const token = sessionToken(request);
+  if (token === null) return;
+  await db
+    .prepare("DELETE FROM sessions WHERE id = ?")
+    .bind(await sessionId(token))
+    .run();
+}
+
+/** Signs out every session of the account ("sign out everywhere"). */
+export async function revokeAccountSessions(db: D1Session, accountId: string): Promise<void> {
+  await db.prepare("DELETE FROM sessions WHERE account_id = ?").bind(accountId).run();
+}
