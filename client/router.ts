@@ -95,6 +95,8 @@ export function createRouter(
     startProgress();
     try {
       const match = matchRoute(routes, url.pathname);
+      // An endpoint (robots.txt, a JSON API) is no page: the browser loads it itself.
+      if (match?.route.kind === "endpoint") return fullLoad(url, mode);
       const chain = match?.route.layouts ?? [];
       let answer: Answer;
       let module: RouteModule | undefined;
@@ -206,6 +208,7 @@ export function createRouter(
     submit: async (form, actionName) => (await import("./form-submit")).submitForm(form, actionName, build),
     prefetch(url) {
       const match = matchRoute(routes, url.pathname);
+      if (match?.route.kind === "endpoint") return;
       prefetch(url, build, kept(match));
       for (const load of [match?.route.load, ...(match?.route.layouts ?? []).map((layout) => layout.load)]) {
         load?.().catch(() => {});

@@ -6,6 +6,7 @@ import type { Plugin } from "vite";
 import { isServerOnly } from "../../scripts/server-only.mjs";
 import { isClient, rel, type Verge } from "./context.ts";
 import { withoutServerExports } from "./server-exports.ts";
+import { withoutEndpointImports } from "./endpoint-lines.ts";
 
 const ours = (id: string) => !id.includes("/node_modules/") && !id.startsWith("\0");
 
@@ -30,8 +31,11 @@ export function serverOnly(verge: Verge): Plugin {
       handler(code, id) {
         if (!isClient(this) || !ours(id)) return undefined;
         const file = rel(verge, id);
-        const stripped = /\.[cm]?[jt]sx?$/.test(file) ? withoutServerExports(file, code) : null;
-        return stripped === null ? undefined : { code: stripped, map: null };
+        if (!/\.[cm]?[jt]sx?$/.test(file)) return undefined;
+        const stripped = withoutServerExports(file, code);
+        const lines = withoutEndpointImports(file, stripped ?? code);
+        const out = lines ?? stripped;
+        return out === null ? undefined : { code: out, map: null };
       },
     },
     generateBundle: {
