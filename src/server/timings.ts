@@ -106,6 +106,15 @@ const HEADER_PHASES: readonly Phase[] = ["match", "cache", "action", "loader", "
 const TIMED_KINDS: ReadonlySet<RequestKind> = new Set(["html", "data", "action", "endpoint"]);
 const SERVER_TIMING_HEADER = "Server-Timing";
 
+/** Adds the phases named `<kind>:<name>` to `entries` as `<kind>;dur=ms;desc="<name>"`. */
+function named(timings: Timings, kind: "middleware" | "layout", entries: string[]): void {
+  for (const [phase, measured] of Object.entries(timings.phases)) {
+    if (measured && phase.startsWith(`${kind}:`)) {
+      entries.push(`${kind};dur=${round(measured[1])};desc="${phase.slice(kind.length + 1)}"`);
+    }
+  }
+}
+
 /** Server-Timing's value (RFC-style `name;dur=ms;desc="..."` entries). */
 function serverTiming(timings: Timings, cache: unknown): string {
   const entries: string[] = [];
@@ -116,6 +125,10 @@ function serverTiming(timings: Timings, cache: unknown): string {
     const state = phase === "cache" && typeof cache === "string" ? `;desc="${cache}"` : "";
     if (measured) entries.push(`${phase};dur=${round(measured[1])}${state}`);
     else if (state) entries.push(`${phase}${state}`);
+    // Each middleware after the match, each layout's loader beside the page's: one entry apiece,
+    // named by its kind and described by its name (a metric name cannot hold the colon).
+    if (phase === "match" || phase === "loader")
+      named(timings, phase === "match" ? "middleware" : "layout", entries);
     if (phase === queried && timings.d1) {
       const { ms, queries } = timings.d1;
       entries.push(`d1;dur=${round(ms)};desc="${queries} ${queries === 1 ? "query" : "queries"}"`);

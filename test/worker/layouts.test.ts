@@ -17,9 +17,9 @@ const app = createApp({
   log: (line) => written.push(line),
 });
 
-async function send(path: string, init: RequestInit = {}) {
+async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`http://localhost${path}`, init), env, ctx);
+  const response = await app.fetch(new Request(`http://localhost${path}`, init), { ...env, ...vars }, ctx);
   const body = await response.text();
   await waitOnExecutionContext(ctx);
   const lines = written.splice(0).map((line) => JSON.parse(line) as Record<string, any>);
@@ -155,5 +155,16 @@ describe("middleware", () => {
     expect(form.response.status).toBe(303);
     expect(form.response.headers.get("Location")).toBe("/nest");
     expect(form.line.timings.action).toBeUndefined();
+  });
+});
+
+describe("Server-Timing", () => {
+  it("names each middleware and each layout's loader beside the page's", async () => {
+    const { response } = await send("/nest/first/a", {}, { SERVER_TIMING: "1" });
+    const timing = response.headers.get("Server-Timing") ?? "";
+    expect(timing).toMatch(/middleware;dur=[\d.]+;desc="nestGuard"/);
+    for (const id of ["outer", "middle", "inner"])
+      expect(timing).toMatch(new RegExp(`layout;dur=[\\d.]+;desc="${id}"`));
+    expect(timing).toMatch(/\bloader;dur=/);
   });
 });
