@@ -13,6 +13,6 @@ export async function GET({ url, env }: EndpointArgs<"/api/entries">) {
   if (page === null) return refused(400, "page must be a whole number from 1.");
   const { entries, total } = await listEntries(env.DB, page);
   const pages = pagesOf(total);
-  if (page > pages) return refused(404, `There is no page ${page}: the last is ${pages}.`);
+  if (page > pages) return refused(404, `Page ${page} is past the last (${pages}).`);
   return Response.json({ entries, page, pages });
 }
