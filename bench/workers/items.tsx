@@ -4,7 +4,16 @@
 // /shell/, the same page greets each visitor by name in a hole: a stored shell, resumed per visitor.
 import { Suspense, useState } from "react";
 // verge's public entry (`verge` to the product; bench/ is a package of its own, which cannot name it).
-import { Await, page, type CachePolicy, type LoaderArgs, type PageProps } from "../../src/shared";
+import {
+  Await,
+  layout,
+  page,
+  type CachePolicy,
+  type LayoutModule,
+  type LayoutProps,
+  type LoaderArgs,
+  type PageProps,
+} from "../../src/shared";
 import type { RouteModule } from "../../src/shared/route-module";
 
 export interface Item {
@@ -121,8 +130,15 @@ const shellItems = async (): Promise<RouteModule> => ({
  * Under `/cached/`, the same pages kept in the edge cache: Miniflare's Cache API, or under
  * `/cached/memory/` a Map in the isolate (app-worker.tsx), which leaves the lookup out as the
  * edge leaves it out of the Worker's CPU. Under `/shell/`, /items with a hole (ShellItems): its
- * shell kept in Miniflare's Cache API, or under `/shell/memory/` in the Map.
+ * shell kept in Miniflare's Cache API, or under `/shell/memory/` in the Map. `/nested/items`: the
+ * same page inside two layouts whose loaders load nothing.
  */
+/** A layout that adds a frame and loads nothing: what nesting alone costs a page. */
+const emptyLayout = async (): Promise<LayoutModule> => ({
+  default: ({ children }: LayoutProps) => <div>{children}</div>,
+  loader: async () => ({}),
+});
+
 export const ITEM_ROUTES = [
   page("/items", async () => itemsModule(500)),
   page("/items-empty", async () => itemsModule(0)),
@@ -131,4 +147,8 @@ export const ITEM_ROUTES = [
   page("/cached/memory/items-10x", async () => itemsModule(5000, CACHED)),
   page("/shell/items", shellItems),
   page("/shell/memory/items", shellItems),
+  // /items inside two nested layouts with empty loaders, against the flat one.
+  ...layout("bench-outer", emptyLayout, [
+    ...layout("bench-inner", emptyLayout, [page("/nested/items", async () => itemsModule(500))]),
+  ]),
 ];
