@@ -12,6 +12,7 @@ import { popEntry, pushEntry } from "./scroll";
 import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
+import { announceView } from "./view-start";
 
 export interface PageState {
   page: PageData;
@@ -65,7 +66,8 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
     else location.assign(url);
   }
 
-  async function go(href: string, mode: Mode, given?: PageData): Promise<void> {
+  /** `began`: when the visitor asked for the page (a redirect keeps the first request's). */
+  async function go(href: string, mode: Mode, given?: PageData, began = performance.now()): Promise<void> {
     const url = new URL(href, location.href);
     if (!isOwn(url)) {
       // Another site loads in full, as a link to it would; anything but http(s) is never navigated to.
@@ -100,7 +102,9 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
         try {
           to = new URL(answer.redirect, url);
         } catch {}
-        return to && isOwn(to) ? go(to.href, mode === "push" ? "push" : "replace") : fullLoad(url, mode);
+        return to && isOwn(to)
+          ? go(to.href, mode === "push" ? "push" : "replace", undefined, began)
+          : fullLoad(url, mode);
       }
       const page: PageData =
         "page" in answer
@@ -124,6 +128,8 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
       shown = url;
       await render({ page, module: needsModule ? module! : null }, toAnother);
       if (mode === "stay" || current !== controller) return;
+      // Another page on screen: a view of its own for Web Vitals, whether or not they are measured.
+      announceView({ href: url.href, start: began });
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));
     } finally {
