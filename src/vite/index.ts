@@ -18,6 +18,7 @@ import { clientManifest, type ClientChunk } from "./client-manifest.ts";
 import { localVars } from "./local.ts";
 import { withoutServerExports } from "./server-exports.ts";
 import { serverEdits } from "./dev-data.ts";
+import { markRuns } from "./dev-refresh.ts";
 
 export { localVars };
 
@@ -208,7 +209,8 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
           const first = ["/@vite/client", "@vitejs/plugin-react/preamble", DEV_CLIENT];
           return `${first.map((module) => `import ${JSON.stringify(module)};`).join(" ")} ${stripped ?? code}`;
         }
-        return stripped === null ? undefined : { code: stripped, map: null };
+        const served = (server && markRuns(file, stripped ?? code)) || stripped;
+        return served === null ? undefined : { code: served, map: null };
       },
     },
     // Last: Vite's own generateBundle rewrites a chunk that preloads others (`__vite__mapDeps`) and
