@@ -43,7 +43,7 @@ export function uncacheable(response: Response): Response {
   return response;
 }
 
-/** Headers an answer's entry keeps besides the usual (a shell's parts: shell.ts). */
+/** Headers an answer's entry keeps besides the usual (a shell's parts: shell.tsx). */
 const entryHeaders = new WeakMap<Response, Record<string, string>>();
 
 /** Marks `response` to be stored with `headers` too, and returns it. */
