@@ -3,7 +3,7 @@
 import { addTransitionType, startTransition } from "react";
 import { matchRoute } from "../src/shared/routing";
 import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
-import { STATUS, type PageData } from "../src/shared/protocol";
+import { STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
 import type { RouteModule, RouteTable } from "../src/shared/route-module";
 import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } from "./prefetch";
@@ -12,7 +12,6 @@ import { popEntry, pushEntry } from "./scroll";
 import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
-import { announceView } from "./view-start";
 
 export interface PageState {
   page: PageData;
@@ -129,7 +128,7 @@ export function createRouter(routes: RouteTable, build: string, deps: RouterDeps
       await render({ page, module: needsModule ? module! : null }, toAnother);
       if (mode === "stay" || current !== controller) return;
       // Another page on screen: a view of its own for Web Vitals, whether or not they are measured.
-      announceView({ href: url.href, start: began });
+      dispatchEvent(new CustomEvent<ViewStart>(VIEW_EVENT, { detail: { href: url.href, start: began } }));
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));
     } finally {

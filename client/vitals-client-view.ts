@@ -1,71 +1,23 @@
 // A client navigation's own figures: web-vitals measures documents (and back/forward cache
-// restores), so a view the router began is measured here from the browser's timing entries, the
-// way web-vitals measures those: FCP as the frame after the page is committed, CLS by session
-// windows, INP as the longest interaction (a view has far fewer than the 50 where it differs).
+// restores), so a view the router began is measured here from the browser's timing entries: FCP
+// as the frame after the page is committed (as web-vitals measures a restore's), CLS as the sum of
+// the layout shifts no input caused (a client view is mostly shorter than CLS's 5 s session window).
 import type { VitalName } from "../src/shared/vitals";
 
-type Record = (name: VitalName, value: number) => void;
-
-/** Observes `type` (where the browser has it); the returned call hands over what is pending and stops. */
-function observe<T extends PerformanceEntry>(
-  type: string,
-  handle: (entry: T) => void,
-  options: PerformanceObserverInit = {},
-): (() => void) | undefined {
-  if (!PerformanceObserver.supportedEntryTypes?.includes(type)) return;
-  const observer = new PerformanceObserver((list) =>
-    list.getEntries().forEach((entry) => handle(entry as T)),
-  );
-  // Buffered: what happened between the click and the commit belongs to the new view too.
-  observer.observe({ type, buffered: true, ...options });
-  return () => {
-    observer.takeRecords().forEach((entry) => handle(entry as T));
-    observer.disconnect();
-  };
-}
-
-interface LayoutShift extends PerformanceEntry {
-  value: number;
-  hadRecentInput: boolean;
-}
+type LayoutShift = PerformanceEntry & { value: number; hadRecentInput: boolean };
 
 /**
  * Measures the view begun at `start` (ms from the time origin), whose page is on screen now;
- * `record` gets each figure as it changes. The returned call records the last ones and stops.
+ * `record` gets each figure as it changes.
  */
-export function measureClientView(start: number, record: Record): () => void {
+export function measureClientView(start: number, record: (name: VitalName, value: number) => void): void {
   requestAnimationFrame(() => requestAnimationFrame(() => record("fcp", performance.now() - start)));
-
-  // CLS: the largest session window (shifts less than 1 s apart, 5 s at most), none after input.
+  if (!PerformanceObserver.supportedEntryTypes.includes("layout-shift")) return;
   let cls = 0;
-  let session = 0;
-  let first = -Infinity;
-  let last = -Infinity;
-  const shifts = observe<LayoutShift>("layout-shift", (shift) => {
-    if (shift.hadRecentInput || shift.startTime < start) return;
-    if (shift.startTime - last > 1000 || shift.startTime - first > 5000) {
-      session = 0;
-      first = shift.startTime;
-    }
-    session += shift.value;
-    last = shift.startTime;
-    record("cls", (cls = Math.max(cls, session)));
-  });
-  if (shifts) record("cls", 0);
-
-  // INP: interactions after the one that began the view (web-vitals' threshold, 40 ms).
-  let inp = 0;
-  const events = observe<PerformanceEventTiming>(
-    "event",
-    (event) => {
-      if (!event.interactionId || event.startTime < start) return;
-      record("inp", (inp = Math.max(inp, event.duration)));
-    },
-    { durationThreshold: 40 } as PerformanceObserverInit,
-  );
-
-  return () => {
-    shifts?.();
-    events?.();
-  };
+  record("cls", cls);
+  // From the commit on: a shift between the click and it follows the input, which CLS leaves out.
+  new PerformanceObserver((list) => {
+    for (const shift of list.getEntries() as LayoutShift[])
+      if (!shift.hadRecentInput) record("cls", (cls += shift.value));
+  }).observe({ type: "layout-shift" });
 }

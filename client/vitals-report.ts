@@ -5,7 +5,7 @@
 // envelope through the relay (docs/protocol.md, "Web Vitals"). What a view showed is read here,
 // from its URL and the browser's timing entries: the router only says when a view begins.
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricType } from "web-vitals";
-import { PAGE_DATA_PARAM, STATUS, type PageData } from "../src/shared/protocol";
+import { PAGE_DATA_PARAM, STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
 import type { RouteTable } from "../src/shared/route-module";
 import { matchRoute } from "../src/shared/routing";
 import {
@@ -16,19 +16,14 @@ import {
   type VitalName,
   type VitalsSummary,
 } from "../src/shared/vitals";
-import { onView } from "./view-start";
 import { measureClientView } from "./vitals-client-view";
 
 interface View {
   tags: VitalsSummary;
   values: Partial<Record<VitalName, number>>;
-  /** A client navigation (Sentry's op "navigation"), not a page load. */
-  client: boolean;
   /** When the view began, in ms from the document's time origin. */
   start: number;
   sent?: boolean;
-  /** Records a client view's last figures and stops measuring it. */
-  stop?: () => void;
 }
 
 /** Random hex, 16 characters a word: Sentry's ids (2 words for events and traces, 1 for spans). */
@@ -56,7 +51,7 @@ const pageOf = (href: string) => {
  * Sentry's browser SDK sends a page load's, with only what Sentry's ingest needs or shows. Nothing
  * in it is the page's URL, and Sentry is told not to infer the visitor's address.
  */
-function writeEnvelope(dsn: string, { tags, values, client, start }: View): string {
+function writeEnvelope(dsn: string, { tags, values, start }: View): string {
   const event_id = hex(2);
   const now = Date.now() / 1000;
   const measurements: Record<string, { value: number; unit: string }> = {};
@@ -71,7 +66,13 @@ function writeEnvelope(dsn: string, { tags, values, client, start }: View): stri
     start_timestamp: Math.min(now, (performance.timeOrigin + start) / 1000),
     timestamp: now,
     release: tags.build,
-    contexts: { trace: { trace_id: hex(2), span_id: hex(1), op: client ? "navigation" : "pageload" } },
+    contexts: {
+      trace: {
+        trace_id: hex(2),
+        span_id: hex(1),
+        op: tags.navigation === "client" ? "navigation" : "pageload",
+      },
+    },
     tags,
     measurements,
     // The browser's name and version pick Sentry's score thresholds; no URL, no address.
@@ -91,7 +92,7 @@ export function collect(page: PageData, routes: RouteTable): void {
   /** Refused by the relay's limits: the rest of this document's reports are not sent. */
   let stopped = false;
 
-  /** What the view at `href` showed: its route pattern, the ray of the answer it came from. */
+  /** The view at `href`, kept under its start: its route pattern, the ray of the answer it came from. */
   function viewOf(href: string, navigation: VitalsSummary["navigation"], start: number): View {
     href = pageOf(href);
     const client = navigation === "client";
@@ -108,11 +109,12 @@ export function collect(page: PageData, routes: RouteTable): void {
       navigation,
       ...(ray && { ray }),
     };
-    return { tags, values: {}, client, start };
+    const view = { tags, values: {}, start };
+    views.set(start, view);
+    return view;
   }
 
   function send(view: View): void {
-    view.stop?.();
     if (view.sent || stopped) return;
     view.sent = true;
     // A view with no figure of its own (left before its first frame).
@@ -132,14 +134,12 @@ export function collect(page: PageData, routes: RouteTable): void {
     const key = metric.navigationStartTime ?? 0;
     let view = views.get(key);
     if (!view) {
-      // A restore: web-vitals gives the views before it their last figures in this same task.
-      const left = [...views.values()];
-      setTimeout(() => left.forEach(send));
+      // The document, or a restore (every view before it was sent when the page was hidden).
       // Restored as it was left: the page on screen then, which a client navigation may have shown.
       const href = metric.navigationType === "back-forward-cache" ? location.href : metric.navigationURL;
       // Never "soft-navigation": web-vitals is not asked for them (reportSoftNavs).
       const navigation = metric.navigationType as Exclude<typeof metric.navigationType, "soft-navigation">;
-      views.set(key, (view = viewOf(href ?? location.href, navigation, key)));
+      view = viewOf(href ?? location.href, navigation, key);
     }
     // Every change: a view that a client navigation ends is sent with its figures as they stand.
     if (!view.sent) view.values[metric.name.toLowerCase() as VitalName] = metric.value;
@@ -147,12 +147,12 @@ export function collect(page: PageData, routes: RouteTable): void {
   for (const on of [onCLS, onINP, onLCP, onFCP, onTTFB])
     (on as typeof onTTFB)(add, { reportAllChanges: true });
 
-  onView(({ href, start }) => {
+  addEventListener(VIEW_EVENT, (event) => {
+    const { href, start } = (event as CustomEvent<ViewStart>).detail;
     // The page before it is left: its figures so far are its last.
     views.forEach(send);
     const view = viewOf(href, "client", start);
-    views.set(start, view);
-    view.stop = measureClientView(start, (name, value) => void (view.sent || (view.values[name] = value)));
+    measureClientView(start, (name, value) => void (view.sent || (view.values[name] = value)));
   });
   // After web-vitals' own listener (capture), which reports the final CLS, INP and LCP first.
   addEventListener("visibilitychange", () => {
