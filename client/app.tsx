@@ -9,6 +9,7 @@ import { layoutsView, loadLayoutsView } from "./layouts-view";
 import type { PageState } from "./router";
 import { deferredRouter } from "./router-loader";
 import { listen } from "./navigation";
+import { routerForDev } from "../src/shared/dev-seam";
 
 export type { PageState } from "./router";
 
@@ -49,8 +50,8 @@ export function App({ app, initial, pageJson }: AppProps) {
     [],
   );
   // Development only (a production build drops it): `npm run dev` refetches the page's data through
-  // the router after the worker was rebuilt (client/dev/refresh.ts).
-  if (process.env.NODE_ENV !== "production") Object.assign(globalThis, { __vergeRouter: router });
+  // the router once the worker runs the save (client/dev.ts).
+  if (process.env.NODE_ENV !== "production") routerForDev(router);
   // Layout effect: focus and scroll happen before the new page is painted.
   useLayoutEffect(() => view.committed?.(), [view]);
   useEffect(() => listen(router), [router]);

@@ -1,5 +1,5 @@
 // The browser error reporter's first-paint stub: catches errors and hands them to the
-// reporter proper (client/envelope.ts), loaded only when there is something to send.
+// reporter proper (client/report-envelope.ts), loaded only when there is something to send.
 import { PAGE_DATA_SCRIPT_ID } from "../src/shared/protocol";
 
 // The page data has a `reporter` key only when the server has a DSN: a cheap test here

@@ -3,7 +3,7 @@
 import { addTransitionType, startTransition } from "react";
 import { matchRoute, type RouteMatch } from "../src/shared/routing";
 import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
-import { type PageData, STATUS } from "../src/shared/protocol";
+import { STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
 import type { RouteModule, RouteTable } from "../src/shared/route-module";
 import type { LayoutDefinition, LayoutModule, MountedLayout } from "../src/shared/layouts";
@@ -81,7 +81,8 @@ export function createRouter(
     else location.assign(url);
   }
 
-  async function go(href: string, mode: Mode, given?: PageData): Promise<void> {
+  /** `began`: when the visitor asked for the page (a redirect keeps the first request's). */
+  async function go(href: string, mode: Mode, given?: PageData, began = performance.now()): Promise<void> {
     const url = new URL(href, location.href);
     if (!isOwn(url)) {
       // Another site loads in full, as a link to it would; anything but http(s) is never navigated to.
@@ -125,7 +126,9 @@ export function createRouter(
         try {
           to = new URL(answer.redirect, url);
         } catch {}
-        return to && isOwn(to) ? go(to.href, mode === "push" ? "push" : "replace") : fullLoad(url, mode);
+        return to && isOwn(to)
+          ? go(to.href, mode === "push" ? "push" : "replace", undefined, began)
+          : fullLoad(url, mode);
       }
       const page: PageData =
         "page" in answer
@@ -157,6 +160,8 @@ export function createRouter(
         toAnother,
       );
       if (mode === "stay" || current !== controller) return;
+      // Another page on screen: a view of its own for Web Vitals, whether or not they are measured.
+      dispatchEvent(new CustomEvent<ViewStart>(VIEW_EVENT, { detail: { href: url.href, start: began } }));
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));
     } finally {

@@ -1,10 +1,11 @@
-// Web Vitals, loaded by client/vitals.ts once the page is idle: Google's web-vitals measures each
-// view (a document load, a back/forward cache restore and, where the browser reports soft
-// navigations, a client navigation), and each view's figures go once, when it is hidden or left,
-// as a Sentry transaction envelope through the relay (docs/protocol.md, "Web Vitals"). What a view
-// showed is read here, from its URL and the browser's timing entries: the router keeps nothing.
+// Web Vitals, loaded by client/vitals.ts once the page is idle: Google's web-vitals measures a
+// document load and a back/forward cache restore, client/vitals-client-view.ts each client
+// navigation the router announces (in every browser, not only where soft navigations are
+// reported), and each view's figures go once, when it is hidden or left, as a Sentry transaction
+// envelope through the relay (docs/protocol.md, "Web Vitals"). What a view showed is read here,
+// from its URL and the browser's timing entries: the router only says when a view begins.
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricType } from "web-vitals";
-import { PAGE_DATA_PARAM, type PageData, STATUS } from "../src/shared/protocol";
+import { PAGE_DATA_PARAM, STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
 import type { RouteTable } from "../src/shared/route-module";
 import { matchRoute } from "../src/shared/routing";
 import {
@@ -16,12 +17,11 @@ import {
   type VitalName,
   type VitalsSummary,
 } from "../src/shared/vitals";
+import { measureClientView } from "./vitals-client-view";
 
 interface View {
   tags: VitalsSummary;
   values: Partial<Record<VitalName, number>>;
-  /** A client navigation (Sentry's op "navigation"), not a page load. */
-  client: boolean;
   /** When the view began, in ms from the document's time origin. */
   start: number;
   sent?: boolean;
@@ -52,7 +52,7 @@ const pageOf = (href: string) => {
  * Sentry's browser SDK sends a page load's, with only what Sentry's ingest needs or shows. Nothing
  * in it is the page's URL, and Sentry is told not to infer the visitor's address.
  */
-function writeEnvelope(dsn: string, { tags, values, client, start }: View): string {
+function writeEnvelope(dsn: string, { tags, values, start }: View): string {
   const event_id = hex(2);
   const now = Date.now() / 1000;
   const measurements: Record<string, { value: number; unit: string }> = {};
@@ -67,7 +67,13 @@ function writeEnvelope(dsn: string, { tags, values, client, start }: View): stri
     start_timestamp: Math.min(now, (performance.timeOrigin + start) / 1000),
     timestamp: now,
     release: tags.build,
-    contexts: { trace: { trace_id: hex(2), span_id: hex(1), op: client ? "navigation" : "pageload" } },
+    contexts: {
+      trace: {
+        trace_id: hex(2),
+        span_id: hex(1),
+        op: tags.navigation === "client" ? "navigation" : "pageload",
+      },
+    },
     tags,
     measurements,
     // The browser's name and version pick Sentry's score thresholds; no URL, no address.
@@ -82,18 +88,16 @@ function writeEnvelope(dsn: string, { tags, values, client, start }: View): stri
 export function collect(page: PageData, routes: RouteTable): void {
   const { reporter } = page;
   if (!reporter) return;
-  /** By web-vitals' navigationStartTime: 0 for the document, when it began for each later view. */
+  /** By start: 0 for the document, when it began for a restore (web-vitals) or a client navigation. */
   const views = new Map<number, View>();
   /** Refused by the relay's limits: the rest of this document's reports are not sent. */
   let stopped = false;
 
-  /** What the view `metric` belongs to showed: its route pattern, the ray of the answer it came from. */
-  function viewOf(metric: MetricType): View {
-    const type = metric.navigationType;
-    const client = type === "soft-navigation";
-    const restored = type === "back-forward-cache";
-    // Restored as it was left: the page on screen then, which a client navigation may have shown.
-    const href = pageOf(restored ? location.href : (metric.navigationURL ?? location.href));
+  /** The view at `href`, kept under its start: its route pattern, the ray of the answer it came from. */
+  function viewOf(href: string, navigation: VitalsSummary["navigation"], start: number): View {
+    href = pageOf(href);
+    const client = navigation === "client";
+    const restored = navigation === "back-forward-cache";
     const [loaded] = performance.getEntriesByType("navigation");
     // A page a client navigation showed came from a page-data answer (an action's answer has no ray).
     const data = performance
@@ -103,16 +107,18 @@ export function collect(page: PageData, routes: RouteTable): void {
     const tags: VitalsSummary = {
       route: matchRoute(routes, new URL(href).pathname)?.route.path ?? NO_ROUTE,
       build: page.build,
-      navigation: client ? "client" : type,
+      navigation,
       ...(ray && { ray }),
     };
-    return { tags, values: {}, client, start: metric.navigationStartTime ?? 0 };
+    const view = { tags, values: {}, start };
+    views.set(start, view);
+    return view;
   }
 
   function send(view: View): void {
     if (view.sent || stopped) return;
     view.sent = true;
-    // A view with no figure of its own (a client navigation that only got the placeholder TTFB).
+    // A view with no figure of its own (left before its first frame).
     if (!Object.keys(view.values).length) return;
     // A string body goes as text/plain; keepalive lets it outlive the page. The mark puts it on
     // the relay's vitals budget (same-origin, so no preflight), apart from error reports'.
@@ -131,16 +137,26 @@ export function collect(page: PageData, routes: RouteTable): void {
     const key = metric.navigationStartTime ?? 0;
     let view = views.get(key);
     if (!view) {
-      // A new view: web-vitals gives the views before it their last figures in this same task.
-      const left = [...views.values()];
-      setTimeout(() => left.forEach(send));
-      views.set(key, (view = viewOf(metric)));
+      // The document, or a restore (every view before it was sent when the page was hidden).
+      // Restored as it was left: the page on screen then, which a client navigation may have shown.
+      const href = metric.navigationType === "back-forward-cache" ? location.href : metric.navigationURL;
+      // Never "soft-navigation": web-vitals is not asked for them (reportSoftNavs).
+      const navigation = metric.navigationType as Exclude<typeof metric.navigationType, "soft-navigation">;
+      view = viewOf(href ?? location.href, navigation, key);
     }
-    const name = metric.name.toLowerCase() as VitalName;
-    // A client navigation's TTFB is web-vitals' placeholder 0; its page-data request has its own log line.
-    if (!view.sent && !(name === "ttfb" && view.client)) view.values[name] = metric.value;
+    // Every change: a view that a client navigation ends is sent with its figures as they stand.
+    if (!view.sent) view.values[metric.name.toLowerCase() as VitalName] = metric.value;
   };
-  for (const on of [onCLS, onINP, onLCP, onFCP, onTTFB]) (on as typeof onTTFB)(add, { reportSoftNavs: true });
+  for (const on of [onCLS, onINP, onLCP, onFCP, onTTFB])
+    (on as typeof onTTFB)(add, { reportAllChanges: true });
+
+  addEventListener(VIEW_EVENT, (event) => {
+    const { href, start } = (event as CustomEvent<ViewStart>).detail;
+    // The page before it is left: its figures so far are its last.
+    views.forEach(send);
+    const view = viewOf(href, "client", start);
+    measureClientView(start, (name, value) => void (view.sent || (view.values[name] = value)));
+  });
   // After web-vitals' own listener (capture), which reports the final CLS, INP and LCP first.
   addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") views.forEach(send);

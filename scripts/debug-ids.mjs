@@ -43,7 +43,7 @@ export function debugIdSnippet(code) {
 
 /**
  * The map of a chunk that carries a debug ID (debugIdSnippet), as Sentry pairs them: the same ID
- * as `debug_id` and `debugId`, and sources relative to the project root ("src/app/pages/x.tsx")
+ * as `debug_id` and `debugId`, and sources relative to the project root ("src/app/pages/home.tsx")
  * where they were relative to `mapDir`.
  */
 export function withDebugId(map, code, mapDir) {

@@ -25,7 +25,7 @@ export function assertSameSite(request: Request, env: Env): void {
 export const formTooLarge = () =>
   new HttpError(STATUS.payloadTooLarge, "The form is too large (the limit is 1 MiB).");
 
-/** 413 from the declared length; bodies without one are counted as they are read (form-data.ts). */
+/** 413 from the declared length; bodies without one are counted as they are read (action-body.ts). */
 export function assertDeclaredSize(request: Request): void {
   if (declaresOver(request, MAX_ACTION_BODY_BYTES)) throw formTooLarge();
 }

@@ -14,3 +14,26 @@ export function underDevServer(c: AppContext): boolean {
 export function underLocalServer(c: AppContext): boolean {
   return underDevServer(c) || Boolean((c.env as { LOCAL_SERVER?: string } | undefined)?.LOCAL_SERVER);
 }
+
+/**
+ * What the worker tells `vite dev` when it has taken a save in (src/vite/dev-data.ts): the save's
+ * timestamp, or the file saved when it reloads every module.
+ */
+export const WORKER_UPDATED_EVENT = "verge:worker-updated";
+
+export interface WorkerUpdated {
+  timestamp?: number;
+  file?: string;
+}
+
+// Under `vite dev` only (the build has no import.meta.hot). The module runner calls these once the
+// worker entry runs the saved modules, or once it has dropped every module to load them again: a
+// request from then on runs the new code. A listener stays registered until this module runs
+// again, so no save goes unconfirmed.
+const hot = import.meta.hot;
+hot?.on("vite:afterUpdate", (payload: { updates: { timestamp: number }[] }) =>
+  hot.send(WORKER_UPDATED_EVENT, { timestamp: payload.updates[0]?.timestamp } satisfies WorkerUpdated),
+);
+hot?.on("vite:beforeFullReload", (payload: { triggeredBy?: string }) =>
+  hot.send(WORKER_UPDATED_EVENT, { file: payload.triggeredBy } satisfies WorkerUpdated),
+);

@@ -14,7 +14,7 @@ import { ACTION_FIELD, IDEMPOTENCY_FIELD, type ActionFailure, type ByField } fro
 import { useRouter } from "./router-context";
 import type { FormSchema } from "./schema-action";
 import { earlyErrors } from "./early-errors";
-import { FORM_CONTEXT_KEY } from "./fast-refresh-hook";
+import { keptAcrossRuns } from "./dev-seam";
 
 /** A form's state; `F` its field names and `R` its action's result, when known (formFor). */
 export interface FormState<F extends string = string, R = unknown> {
@@ -42,8 +42,7 @@ export interface FormState<F extends string = string, R = unknown> {
 const FormContext: Context<FormState | null> =
   process.env.NODE_ENV === "production"
     ? createContext<FormState | null>(null)
-    : ((globalThis as { [FORM_CONTEXT_KEY]?: Context<FormState | null> })[FORM_CONTEXT_KEY] ??=
-        createContext<FormState | null>(null));
+    : keptAcrossRuns("form context", () => createContext<FormState | null>(null));
 
 export function useFormState<F extends string = string, R = unknown>(): FormState<F, R> {
   const state = useContext(FormContext);

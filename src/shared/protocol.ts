@@ -185,3 +185,18 @@ export interface ActionRedirect {
 }
 
 export type ActionResponse = ActionSuccess | ActionRedirect | ActionFailure | ActionError;
+
+/**
+ * The window event the client router dispatches once a client navigation's page is committed, for
+ * the Web Vitals collector (loaded apart, after the page is idle) to begin that page's view:
+ * every browser reports every view, not only where soft navigations are reported (Chromium 151+).
+ */
+export const VIEW_EVENT = "verge:view";
+
+/** The view event's detail. */
+export interface ViewStart {
+  /** The page's address, as the router showed it. */
+  href: string;
+  /** When the navigation began (the click), in ms from the document's time origin. */
+  start: number;
+}

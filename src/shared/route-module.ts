@@ -111,10 +111,10 @@ export interface RouteModule {
   /**
    * Server only: the per-visitor loader. It runs on every request with the request as sent
    * (cookies, headers), also when the page's shell comes from the edge cache, and the page gets
-   * its data as the `visitor` prop, a Promise read inside `<Suspense>` (server/shell.ts).
+   * its data as the `visitor` prop, a Promise read inside `<Suspense>` (server/shell.tsx).
    */
   visitorLoader?: Loader;
-  /** Server only: named mutations (see src/actions.ts). */
+  /** Server only: named mutations (see src/server/actions.ts). */
   actions?: Actions;
   /** Server only: middleware of this page alone, after its layouts' (see `Middleware`). */
   middleware?: readonly Middleware[];

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Form, useFormState, type FormProps, type FormState } from "./form";
 import { Field, IdempotencyKey, SubmitButton, type FieldProps } from "./form-fields";
 import type { ActionResult, FieldNames, FormSchema } from "./schema-action";
-import { madeForRefresh } from "./fast-refresh-hook";
+import { madeForRefresh } from "./dev-seam";
 
 export interface TypedForm<F extends string, R> {
   /** `<Form>` for this action; `schema` (if given to formFor) also runs in the browser. */

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { isClient, rel, type Verge } from "./context.ts";
 import { serverEdits } from "./dev-data.ts";
+import { markRuns } from "./dev-refresh.ts";
 import { deniedFiles, refuseBuilds } from "./dev-guard.ts";
 
 /** The browser's dev hooks (client/dev.ts). */
@@ -45,9 +46,10 @@ export function dev(verge: Verge): Plugin {
           return undefined;
         }
         browserSource.set(id.split("?")[0]!, code);
+        // A module that makes components (formFor) says where its top-level code runs.
+        if (rel(verge, id) !== verge.entry) return markRuns(rel(verge, id), code) ?? undefined;
         // The entry loads Vite's client, React Refresh's runtime and verge's dev hooks before
         // anything else (React Refresh must hook into React before React loads).
-        if (rel(verge, id) !== verge.entry) return undefined;
         const first = ["/@vite/client", "@vitejs/plugin-react/preamble", DEV_CLIENT];
         return `${first.map((module) => `import ${JSON.stringify(module)};`).join(" ")} ${code}`;
       },

@@ -35,11 +35,28 @@ const documentRay = (page: Page) =>
       )?.description,
   );
 
-/** Waits until the collector has loaded (once the page is idle): views left before that go unreported. */
+/**
+ * Waits until the collector has loaded (once the page is idle): views left before that go
+ * unreported. Built, it is a hashed chunk; under `npm run dev`, its source module.
+ */
 const collecting = (page: Page) =>
   page.waitForFunction(() =>
-    performance.getEntriesByType("resource").some((entry) => /\/vitals-report-[\w-]+\.js$/.test(entry.name)),
+    performance
+      .getEntriesByType("resource")
+      .some((entry) => /\/vitals-report(-[\w-]+\.js|\.ts)(\?|$)/.test(entry.name)),
   );
+
+/** What a browser without soft-navigation entries shows a page (Chromium before 151, Firefox, Safari). */
+const withoutSoftNavigations = () => {
+  delete (globalThis as { PerformanceSoftNavigation?: unknown }).PerformanceSoftNavigation;
+};
+
+/** The tab hidden, as when the visitor switches away: the moment a view's figures are final. */
+const hide = (page: Page) =>
+  page.evaluate(() => {
+    Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+    document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
+  });
 
 /** The ray a page-data answer named in its Server-Timing header. */
 const answerRay = (response: Response) =>
@@ -100,8 +117,8 @@ describe("Web Vitals", () => {
     await context.close();
   });
 
-  it("reports a client navigation as a view of its own, with the page-data answer's ray", async () => {
-    const { page, context } = await openPage(browser());
+  /** Home, then a click to the guestbook, then the page left: both views reported, each once. */
+  async function clientNavigation(page: Page) {
     await page.goto("/");
     await collecting(page);
     const answer = page.waitForResponse((response) => response.request().headers()["x-page-data"] === "1");
@@ -120,11 +137,42 @@ describe("Web Vitals", () => {
     expect(transaction.tags).toMatchObject({ route: "/guestbook", ray });
     expect(transaction.measurements).toHaveProperty("fcp");
     expect(transaction.measurements).toHaveProperty("cls");
-    expect(transaction.measurements).not.toHaveProperty("ttfb"); // web-vitals' placeholder 0
+    expect(transaction.measurements).not.toHaveProperty("ttfb"); // its page-data request has its log line
     expectNoVisitorData(envelope!);
     expect(await reportsOf("/", "navigate")).toHaveLength(1); // each view once
+  }
+
+  it("reports a client navigation as a view of its own, with the page-data answer's ray", async () => {
+    const { page, context } = await openPage(browser());
+    await clientNavigation(page);
     await context.close();
   });
+
+  it("reports a client navigation where the browser reports no soft navigations (Chromium < 151)", async () => {
+    const { page, context } = await openPage(browser());
+    await context.addInitScript(withoutSoftNavigations);
+    await clientNavigation(page);
+    await context.close();
+  });
+
+  // The reviewer's check, under both servers: home, a click to the guestbook, the tab hidden, then left.
+  for (const server of ["preview", "dev"] as const)
+    it(`reports both views once the tab is hidden, before it is left (npm run ${server})`, async () => {
+      const baseURL = inject(server === "dev" ? "devURL" : "baseURL");
+      const { page, context } = await openPage(browser(), { baseURL });
+      await page.goto("/");
+      await collecting(page);
+      await page.getByRole("link", { name: "Guestbook" }).first().click();
+      await expect.poll(() => heading(page)).toBe("Guestbook");
+      await hide(page);
+      await expect.poll(async () => (await reportsOf("/guestbook", "client")).length).toBe(1);
+      expect(await reportsOf("/", "navigate")).toHaveLength(1);
+      await page.goto(`${baseURL.replace("127.0.0.1", "localhost")}/robots.txt`);
+      // Each view went once, when the tab was hidden: leaving adds none.
+      expect(await reportsOf("/guestbook", "client")).toHaveLength(1);
+      expect(await reportsOf("/", "navigate")).toHaveLength(1);
+      await context.close();
+    });
 
   it("reports a back/forward cache restore as a view of its own", async () => {
     const { page, context } = await openPage(browser());

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   cacheApp,
+  clockForward,
   fresh,
   OWN_NONCE,
   pageData,
@@ -41,7 +42,7 @@ describe("a cached page", () => {
     const path = fresh("/stale");
     const visits = [await visit(path)];
     const first = await storedPlaceholder(path);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clockForward(1100); // past the entry's max-age of 1 s
     visits.push(await visit(path));
     const second = await storedPlaceholder(path);
     visits.push(await visit(path));
@@ -56,7 +57,7 @@ describe("a cached page", () => {
   it("is refreshed with a nonce that its stale hit's visitor never saw", async () => {
     const path = fresh("/stale-nonce");
     await visit(path);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clockForward(1100); // past the entry's max-age of 1 s
     const before = renderedNonces.length;
     const stale = await visit(path);
     expect(stale.line.cache).toBe("stale");
@@ -145,7 +146,7 @@ describe("a cached page", () => {
     plant.give("<p>Nothing yet</p>");
     await first.finish();
     const old = (await storedPlaceholder(path))!;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clockForward(1100); // past the entry's max-age of 1 s
     const stale = await start(path);
     const sent = cspNonce(stale.response)!;
     plant.give(

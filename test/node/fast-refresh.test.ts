@@ -17,6 +17,8 @@ const DEV_MARKS = [
   "__vergeRouter",
   "__vergeRefreshMade",
   "__vergeFormContext",
+  "__vergeModuleRuns",
+  "verge:worker-updated",
 ];
 
 describe("Fast Refresh and the dev server's hooks", () => {

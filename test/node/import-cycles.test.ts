@@ -1,6 +1,7 @@
-// The server runtime's modules import each other's values in one direction only: a cycle makes
-// evaluation order decide whether a name is bound yet, and ties every file of the loop together.
-// Type-only imports are erased by the build and may point anywhere.
+// The runtime's modules (the server's, the shared ones and the browser's) import each other's values
+// in one direction only: a cycle makes evaluation order decide whether a name is bound yet, and
+// ties every file of the loop together. Type-only imports are erased by the build and may point
+// anywhere.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -33,14 +34,21 @@ function valueImports(file: string): string[] {
   return found;
 }
 
-/** Every loop of value imports among the modules of `dir`, each as the files it passes through. */
-function cycles(dir: string): string[][] {
-  const files = readdirSync(dir)
-    .filter((name) => /\.tsx?$/.test(name))
-    .map((name) => path.join(dir, name));
-  const byModule = new Map(files.map((file) => [file.replace(/\.tsx?$/, ""), file]));
+const withoutExtension = (file: string) => file.replace(/\.tsx?$/, "");
+
+/** Every loop of value imports among the modules of `dirs`, each as the files it passes through. */
+function cycles(...dirs: string[]): string[][] {
+  const files = dirs.flatMap((dir) =>
+    readdirSync(path.join(root, dir))
+      .filter((name) => /\.tsx?$/.test(name))
+      .map((name) => path.join(root, dir, name)),
+  );
+  const byModule = new Map(files.map((file) => [withoutExtension(file), file]));
   const edges = new Map(
-    files.map((file) => [file, valueImports(file).flatMap((target) => byModule.get(target) ?? [])]),
+    files.map((file) => [
+      file,
+      valueImports(file).flatMap((target) => byModule.get(withoutExtension(target)) ?? []),
+    ]),
   );
   const loops: string[][] = [];
   const state = new Map<string, "open" | "done">();
@@ -50,7 +58,7 @@ function cycles(dir: string): string[][] {
     trail.push(file);
     for (const next of edges.get(file)!) {
       if (state.get(next) === "open")
-        loops.push(trail.slice(trail.indexOf(next)).map((f) => path.basename(f)));
+        loops.push(trail.slice(trail.indexOf(next)).map((f) => path.relative(root, f)));
       else if (!state.has(next)) visit(next);
     }
     trail.pop();
@@ -60,8 +68,12 @@ function cycles(dir: string): string[][] {
   return loops;
 }
 
-describe("the server runtime's imports", () => {
+describe("the runtime's imports", () => {
   it("form no loop of value imports in src/server", () => {
-    expect(cycles(path.join(root, "src/server"))).toEqual([]);
+    expect(cycles("src/server")).toEqual([]);
+  });
+
+  it("form no loop of value imports among src/shared, client/ and src/server", () => {
+    expect(cycles("src/shared", "client", "src/server")).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // A small app for the edge-cache tests: pages that opt in, each counting its loader's runs, so a
 // test can tell a render from a cache hit; and helpers to visit it the way workerd serves it.
 import { Suspense } from "react";
+import { onTestFinished, vi } from "vitest";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createApp } from "../../src/server/create-app";
@@ -243,6 +244,17 @@ export interface Visit {
  * The cache tests' app, as a given build (default: the product's client build), as deployed or as
  * `vite dev` serves it (`mode`).
  */
+/**
+ * Moves the runtime's clock on by `ms` at once, as waiting would (an entry's age is read from
+ * Date): Date alone is faked, timers stay real, and the clock is real again when the test ends.
+ */
+export function clockForward(ms: number): void {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(now + ms);
+  onTestFinished(() => void vi.useRealTimers());
+}
+
 export function cacheApp(build = manifest.build, mode: ClientManifest["mode"] = manifest.mode) {
   const lines: Record<string, unknown>[] = [];
   const app = createApp({

@@ -1,7 +1,15 @@
 // The edge cache (src/server/page-cache.ts): pages that export `cache` are rendered once and
 // served from this location's Cache API, each hit with a fresh nonce; everything else renders.
 import { describe, expect, it, vi } from "vitest";
-import { alterStored, cacheApp, fresh, pageData, storedPlaceholder, version } from "./cache-app";
+import {
+  alterStored,
+  cacheApp,
+  clockForward,
+  fresh,
+  pageData,
+  storedPlaceholder,
+  version,
+} from "./cache-app";
 import { cspNonce, request, scriptsAndLinks } from "./html";
 import { bookmarkAt, sealed } from "./d1-doubles";
 
@@ -175,7 +183,7 @@ describe("a page that opts into the edge cache", () => {
   it("serves a stale entry once while it is refreshed, then the fresh one", async () => {
     const path = fresh("/stale");
     await visit(path);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clockForward(1100); // past the entry's max-age of 1 s
     const stale = await visit(path);
     const after = await visit(path);
     expect([stale.line.cache, after.line.cache]).toEqual(["stale", "hit"]);
@@ -231,7 +239,7 @@ describe("a page that opts into the edge cache", () => {
     const path = fresh("/changing-stale");
     const before = version.now;
     await visit(path);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clockForward(1100); // past the entry's max-age of 1 s
     // A stale hit: served at once, its refresh renders in the background and waits on its section.
     version.hold();
     const stale = await start(path);
