@@ -12,5 +12,5 @@ export async function hydrate(app: AppDefinition): Promise<void> {
   const page = JSON.parse(pageJson) as PageData;
   const initial = await loadRoute(app.routes, page);
   hydrateRoot(document, <App app={app} initial={initial} pageJson={pageJson} />, reactErrorHandlers);
-  startVitals(page, app.routes);
+  startVitals(page);
 }

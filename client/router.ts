@@ -1,7 +1,7 @@
 // The client router: loads a page's data and chunk in parallel, renders it in a transition,
 // and falls back to a full page load whenever it cannot (network, another build, a chunk).
 import { addTransitionType, startTransition } from "react";
-import { matchRoute, type RouteMatch } from "../src/shared/routing";
+import { matchRoute, type RouteMatch } from "../src/shared/match-route";
 import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
 import { STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
@@ -161,7 +161,11 @@ export function createRouter(
       );
       if (mode === "stay" || current !== controller) return;
       // Another page on screen: a view of its own for Web Vitals, whether or not they are measured.
-      dispatchEvent(new CustomEvent<ViewStart>(VIEW_EVENT, { detail: { href: url.href, start: began } }));
+      dispatchEvent(
+        new CustomEvent<ViewStart>(VIEW_EVENT, {
+          detail: { href: url.href, route: page.route, start: began },
+        }),
+      );
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));
     } finally {

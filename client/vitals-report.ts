@@ -6,8 +6,6 @@
 // from its URL and the browser's timing entries: the router only says when a view begins.
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricType } from "web-vitals";
 import { PAGE_DATA_PARAM, STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
-import type { RouteTable } from "../src/shared/route-module";
-import { matchRoute } from "../src/shared/routing";
 import {
   NO_ROUTE,
   RAY_TIMING,
@@ -85,13 +83,15 @@ function writeEnvelope(dsn: string, { tags, values, start }: View): string {
   return [header, { type: "transaction" }, event].map((part) => JSON.stringify(part)).join("\n");
 }
 
-export function collect(page: PageData, routes: RouteTable): void {
+export function collect(page: PageData): void {
   const { reporter } = page;
   if (!reporter) return;
   /** By start: 0 for the document, when it began for a restore (web-vitals) or a client navigation. */
   const views = new Map<number, View>();
   /** Refused by the relay's limits: the rest of this document's reports are not sent. */
   let stopped = false;
+  /** The route pattern of the page on screen: the document's, then each client navigation's. */
+  let shown = page.route;
 
   /** The view at `href`, kept under its start: its route pattern, the ray of the answer it came from. */
   function viewOf(href: string, navigation: VitalsSummary["navigation"], start: number): View {
@@ -105,7 +105,7 @@ export function collect(page: PageData, routes: RouteTable): void {
       .findLast((entry) => rayOf(entry) && pageOf(entry.name) === href);
     const ray = rayOf(client ? data : restored ? (data ?? loaded) : loaded);
     const tags: VitalsSummary = {
-      route: matchRoute(routes, new URL(href).pathname)?.route.path ?? NO_ROUTE,
+      route: shown ?? NO_ROUTE,
       build: page.build,
       navigation,
       ...(ray && { ray }),
@@ -128,7 +128,9 @@ export function collect(page: PageData, routes: RouteTable): void {
       body: writeEnvelope(reporter!.dsn, view),
       keepalive: true,
     }).then(
-      (response) => void (response.status === STATUS.tooManyRequests && (stopped = true)),
+      (response) => {
+        stopped ||= response.status === STATUS.tooManyRequests;
+      },
       () => {},
     );
   }
@@ -137,12 +139,12 @@ export function collect(page: PageData, routes: RouteTable): void {
     const key = metric.navigationStartTime ?? 0;
     let view = views.get(key);
     if (!view) {
-      // The document, or a restore (every view before it was sent when the page was hidden).
-      // Restored as it was left: the page on screen then, which a client navigation may have shown.
-      const href = metric.navigationType === "back-forward-cache" ? location.href : metric.navigationURL;
+      // The document, or a restore (every view before it was sent when the page was hidden),
+      // restored as it was left: the page on screen, which a client navigation may have shown. (A
+      // document's ray is its own navigation's: its address matters only to a restore.)
       // Never "soft-navigation": web-vitals is not asked for them (reportSoftNavs).
       const navigation = metric.navigationType as Exclude<typeof metric.navigationType, "soft-navigation">;
-      view = viewOf(href ?? location.href, navigation, key);
+      view = viewOf(location.href, navigation, key);
     }
     // Every change: a view that a client navigation ends is sent with its figures as they stand.
     if (!view.sent) view.values[metric.name.toLowerCase() as VitalName] = metric.value;
@@ -151,9 +153,10 @@ export function collect(page: PageData, routes: RouteTable): void {
     (on as typeof onTTFB)(add, { reportAllChanges: true });
 
   addEventListener(VIEW_EVENT, (event) => {
-    const { href, start } = (event as CustomEvent<ViewStart>).detail;
+    const { href, route, start } = (event as CustomEvent<ViewStart>).detail;
     // The page before it is left: its figures so far are its last.
     views.forEach(send);
+    shown = route;
     const view = viewOf(href, "client", start);
     measureClientView(start, (name, value) => void (view.sent || (view.values[name] = value)));
   });

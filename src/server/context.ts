@@ -3,7 +3,7 @@
 // needs another's types to know what a request carries.
 import type { Context } from "hono";
 import type { AppDefinition, D1Session, PageEnv, RouteModule } from "../shared/route-module";
-import type { RouteMatch } from "../shared/routing";
+import type { RouteMatch } from "../shared/match-route";
 import type { RequestContext } from "../shared/middleware";
 import type { ClientManifest } from "./manifest";
 

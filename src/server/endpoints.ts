@@ -3,7 +3,7 @@
 // the handler, through the edge cache when a GET endpoint exports `cache`.
 import { HTTPException } from "hono/http-exception";
 import { MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
-import type { RouteMatch } from "../shared/routing";
+import type { RouteMatch } from "../shared/match-route";
 import type { RouteModule } from "../shared/route-module";
 import {
   ENDPOINT_METHODS,

@@ -1,5 +1,5 @@
 // The one loader call path: HTML documents, page data and action revalidation all load a page here.
-import { matchRoute, type RouteMatch } from "../shared/routing";
+import { matchRoute, type RouteMatch } from "../shared/match-route";
 import {
   isRedirect,
   pageView,

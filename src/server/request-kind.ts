@@ -3,7 +3,7 @@
 // read this one decision.
 import type { MiddlewareHandler } from "hono";
 import { ACTION_HEADER, PAGE_DATA_HEADER } from "../shared/protocol";
-import { matchRoute, type RouteMatch } from "../shared/routing";
+import { matchRoute, type RouteMatch } from "../shared/match-route";
 import type { RouteModule, RouteTable } from "../shared/route-module";
 import type { AppContext, AppEnv, ErrorFormat, KindOfRequest, RequestKind } from "./context";
 import { relayPath } from "./relay";

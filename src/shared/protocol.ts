@@ -197,6 +197,8 @@ export const VIEW_EVENT = "verge:view";
 export interface ViewStart {
   /** The page's address, as the router showed it. */
   href: string;
+  /** Its route pattern (null: no route matched). */
+  route: string | null;
   /** When the navigation began (the click), in ms from the document's time origin. */
   start: number;
 }

@@ -14,7 +14,7 @@ const READ = ["src", "client", "scripts", "test", "docs", "README.md"];
 const FOLDERS = ["src", "client", "scripts", "test", "docs", "bench", "migrations"];
 
 /** Named as files a reader creates (the README's first page), not as ones the project has. */
-const TO_BE_CREATED = new Set(["src/app/pages/about.tsx"]);
+const TO_BE_CREATED = new Set(["src/app/pages/about.tsx", "src/app/layouts/docs.tsx"]);
 
 const SKIPPED = new Set(["node_modules", "dist", ".wrangler", ".tmp"]);
 
