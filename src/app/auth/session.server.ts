@@ -29,19 +29,23 @@ async function visitorAccount({
   return account;
 }
 
-/** Reads the visitor (signed in or not) for the loaders and actions below: `context.get(accountKey)`. */
-export const withVisitor: Middleware = async function withVisitor(args, next) {
-  await visitorAccount(args);
-  return next();
-};
+/**
+ * The session middleware: `required`, a signed-out visitor goes to sign in, then comes back. Its
+ * function is named `session`, so the request's timings show the read as `middleware:session`.
+ */
+function sessionMiddleware(required: boolean): Middleware {
+  return async function session(args, next) {
+    const account = await visitorAccount(args);
+    if (required && !account) return redirect(`/sign-in?next=${encodeURIComponent(args.url.pathname)}`);
+    return next();
+  };
+}
 
-/** Lets only a signed-in visitor through; a signed-out one goes to sign in, then comes back. */
-export const requireAccount: Middleware = async function requireAccount(args, next) {
-  if (!(await visitorAccount(args))) {
-    return redirect(`/sign-in?next=${encodeURIComponent(args.url.pathname)}`);
-  }
-  return next();
-};
+/** Reads the visitor (signed in or not) for the loaders and actions below: `context.get(accountKey)`. */
+export const withVisitor = sessionMiddleware(false);
+
+/** Lets only a signed-in visitor through; a signed-out one goes to /sign-in?next=<this path>. */
+export const requireAccount = sessionMiddleware(true);
 
 /** The signed-in account below `requireAccount` (a programming error anywhere else). */
 export function signedIn(context: RequestContext): Account {
