@@ -8,7 +8,9 @@ import { createSession, nowSeconds, SESSION_ABSOLUTE_S, SESSION_IDLE_S } from ".
 import type { ErrorReport } from "../../src/server/context";
 import { productApp } from "../worker/apps";
 import { ORIGIN, uniqueName, visitorIp } from "../worker/action-helpers";
-import { formAs, getAs, postJson, signUp, type Fetch } from "../worker/sign-in-support";
+import { awaitFreshWindow, FRESH_WINDOW_TIMEOUT_MS } from "../support/rate-limit";
+import { register, softAuthenticator } from "../support/soft-authenticator";
+import { cookiesOf, formAs, getAs, postJson, signUp, type Fetch } from "../worker/sign-in-support";
 
 const lines: string[] = [];
 const reports: ErrorReport[] = [];
@@ -118,6 +120,81 @@ describe("posts from another site", () => {
     }
     expect((await getAs("/account", visitor.cookie, {}, via)).status).toBe(200);
   });
+});
+
+describe("the sign-in endpoints", () => {
+  it("take a verification once: the same credential and attempt again is 400, no session", async () => {
+    const start = await postJson(
+      "/sign-in/options",
+      { kind: "register", name: uniqueName("replay") },
+      "",
+      via,
+    );
+    const attempt = cookiesOf(start)["__Host-passkey-attempt"]!;
+    const { options } = (await start.json()) as { options: { challenge: string; user: { id: string } } };
+    const credential = await register(await softAuthenticator(), options, { origin: ORIGIN });
+    const body = { kind: "register", credential };
+    expect((await postJson("/sign-in/verify", body, attempt, via)).status).toBe(200);
+    const replay = await postJson("/sign-in/verify", body, attempt, via);
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toEqual({
+      error: { message: "That passkey could not be checked: try again." },
+    });
+    expect(cookiesOf(replay)["__Host-session"]).toBeUndefined();
+  });
+
+  it("refuse a credential made for another origin, or without the attempt's cookie (400)", async () => {
+    const start = await postJson(
+      "/sign-in/options",
+      { kind: "register", name: uniqueName("origin") },
+      "",
+      via,
+    );
+    const attempt = cookiesOf(start)["__Host-passkey-attempt"]!;
+    const { options } = (await start.json()) as { options: { challenge: string; user: { id: string } } };
+    const foreign = await register(await softAuthenticator(), options, { origin: "https://evil.example" });
+    expect(
+      (await postJson("/sign-in/verify", { kind: "register", credential: foreign }, attempt, via)).status,
+    ).toBe(400);
+    const own = await register(await softAuthenticator(), options, { origin: ORIGIN });
+    expect((await postJson("/sign-in/verify", { kind: "register", credential: own }, "", via)).status).toBe(
+      400,
+    );
+    for (const junk of ["not json", "[]", '{"kind":"register","credential":42}']) {
+      const response = await via(`${ORIGIN}/sign-in/verify`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: ORIGIN, "Sec-Fetch-Site": "same-origin" },
+        body: junk,
+      });
+      expect(response.status).toBe(400);
+    }
+    expect(reports).toEqual([]);
+  });
+
+  it(
+    "count each visitor's attempts: past ten a minute, 429 with Retry-After",
+    async () => {
+      await awaitFreshWindow();
+      const ip = visitorIp();
+      const attempt = () =>
+        via(`${ORIGIN}/sign-in/options`, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Origin: ORIGIN,
+            "Sec-Fetch-Site": "same-origin",
+            "CF-Connecting-IP": ip,
+          },
+          body: JSON.stringify({ kind: "authenticate" }),
+        });
+      for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(200);
+      const refused = await attempt();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("Retry-After")).toBe("60");
+      expect(refused.headers.get("Set-Cookie")).toBeNull();
+    },
+    FRESH_WINDOW_TIMEOUT_MS + 30_000,
+  );
 });
 
 describe("the session cookie", () => {
