@@ -58,6 +58,19 @@ describe("passkeys with Chromium's virtual authenticator", () => {
     await page.waitForURL((url) => url.pathname === "/account");
     expect(await page.getByTestId("account-name").textContent()).toBe(name);
 
+    // Signed in, the guestbook shows the name, and a Delete button on the visitor's own entry only.
+    await page.goto("/guestbook");
+    await expect.poll(() => page.getByTestId("signed-in-as").textContent()).toBe(`Signed in as ${name}`);
+    const message = unique("mine");
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Message").fill(message);
+    await page.getByRole("button", { name: "Sign the guestbook" }).click();
+    const mine = page.getByTestId("entry").filter({ hasText: message });
+    await expect.poll(() => mine.getByRole("button", { name: "Delete" }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Delete" }).count()).toBe(1);
+    await mine.getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => mine.count()).toBe(0);
+
     // A second device: its own authenticator (the first one removed, so the browser uses the laptop).
     await removeVirtualAuthenticator(phone);
     const laptop = await addVirtualAuthenticator(context, page);
