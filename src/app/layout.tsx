@@ -10,6 +10,7 @@ const NAV = [
   { href: "/guestbook", label: "Guestbook" },
   { href: "/slow", label: "Slow" },
   { href: "/errors", label: "Errors" },
+  { href: "/account", label: "Account" },
 ];
 
 export default function Layout({ children }: { children: ReactNode }) {

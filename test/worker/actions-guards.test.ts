@@ -132,7 +132,7 @@ describe("action guards: size, type, name, build", () => {
   });
 
   it("answers 404 to an unknown action name from a form", async () => {
-    const response = await postForm({ _action: "delete", name: "x", message: "y" });
+    const response = await postForm({ _action: "destroy", name: "x", message: "y" });
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toContain("text/html");
   });

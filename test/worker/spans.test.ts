@@ -67,10 +67,12 @@ describe("spans where the runtime traces Workers", () => {
     const { tracing, spans } = recordingTracing();
     const { response } = await appWith(tracing).send("/guestbook");
     expect(response.status).toBe(200);
-    // The guestbook's per-visitor loader starts first; on a miss its shell is prerendered, then resumed.
+    // The guestbook's session middleware (no session cookie: no query), then its per-visitor loader
+    // starts; on a miss its shell is prerendered, then resumed.
     expect(spans.map((span) => span.name)).toEqual([
       "request",
       "match",
+      "middleware:session",
       "visitor",
       "cache",
       "loader",
@@ -126,6 +128,7 @@ describe("spans where the runtime traces Workers", () => {
       expect(page.body).toContain("<h1>Guestbook</h1>");
       expect(Object.keys(page.line.timings as object)).toEqual([
         "match",
+        "middleware:session",
         "visitor",
         "cache",
         "loader",

@@ -1,4 +1,5 @@
-// GET /sitemap.xml: every page without params, and each page of the guestbook, as absolute URLs.
+// GET /sitemap.xml: every page without params (but those marked noindex: /sign-in, the account's),
+// and each page of the guestbook, as absolute URLs.
 import { href, type EndpointArgs } from "verge";
 import { routes } from "../routes";
 import { countEntries, pagesOf } from "../db/guestbook.server";
@@ -13,11 +14,30 @@ const escapeXml = (text: string) =>
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!,
   );
 
+/** Whether search engines may list the page: neither it nor a layout above says robots "noindex". */
+async function indexed(route: (typeof routes)[number]): Promise<boolean> {
+  const modules: unknown[] = await Promise.all([
+    route.load(),
+    ...(route.layouts ?? []).map((layout) => layout.load()),
+  ]);
+  return !modules.some((module) => {
+    const meta = (module as { meta?: unknown }).meta;
+    return (
+      typeof meta === "object" &&
+      meta !== null &&
+      /noindex/i.test(String((meta as { robots?: unknown }).robots))
+    );
+  });
+}
+
 export async function GET({ url, env }: EndpointArgs<"/sitemap.xml">) {
   const origin = siteOrigin(env, url);
-  const paths: string[] = routes
-    .filter((route) => route.kind === "page" && !route.path.includes(":"))
-    .map((route) => route.path);
+  const listed = await Promise.all(
+    routes
+      .filter((route) => route.kind === "page" && !route.path.includes(":"))
+      .map(async (route) => ((await indexed(route)) ? [route.path] : [])),
+  );
+  const paths: string[] = listed.flat();
   // The guestbook's first page is /guestbook itself (its canonical address); the others by number.
   const pages = pagesOf(await countEntries(env.DB));
   for (let page = 2; page <= pages && paths.length < MAX_URLS; page++)

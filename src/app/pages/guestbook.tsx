@@ -1,8 +1,11 @@
 // Guestbook: entries from D1, newest first, 20 a page; a form that signs it, with or without JavaScript.
 // The entries are the same for everyone: a shell kept in the edge cache. The form's idempotency
-// key is each visitor's own: a hole, filled on every request by the per-visitor loader.
+// key, the signed-in visitor's name and the delete buttons of their own entries are each visitor's
+// own: holes, filled on every request by the per-visitor loader.
 import { Suspense } from "react";
 import { addEntry, listEntries, PAGE_SIZE } from "../db/guestbook.server";
+import { deleteOwnEntry, entriesByAuthor } from "../db/accounts.server";
+import { accountKey, withVisitor } from "../auth/session.server";
 import * as v from "valibot";
 import {
   action,
@@ -53,9 +56,20 @@ export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
   return { entries, page, pages, total };
 }
 
-/** Each visitor's own, on every request: the key that makes a resubmitted form apply once. */
-export function visitorLoader() {
-  return { formKey: newIdempotencyKey() };
+/** Who the visitor is, for the loaders and actions below (one D1 query, none without a session cookie). */
+export const middleware = [withVisitor];
+
+/** How many of a visitor's own entries get a delete button (their newest). */
+const OWN_MAX = 200;
+
+/**
+ * Each visitor's own, on every request: the key that makes a resubmitted form apply once, and for
+ * a signed-in visitor their name and which entries are theirs (never in the shared shell).
+ */
+export async function visitorLoader({ env, context }: LoaderArgs<typeof PATH>) {
+  const account = context.find(accountKey) ?? null;
+  const own = account ? (await entriesByAuthor(env.DB, account.id, OWN_MAX)).map((entry) => entry.id) : [];
+  return { formKey: newIdempotencyKey(), name: account?.displayName ?? null, own };
 }
 
 /**
@@ -70,13 +84,17 @@ function keyOf(raw: string | undefined): string {
 }
 
 /** What signing takes: checked by the server, and in the browser before a round trip. */
+const DeleteSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,15}$/, "Which entry?"), v.transform(Number)),
+});
+
 const SignSchema = v.object({
   name: textField({ label: "Name", max: NAME_MAX }),
   message: textField({ label: "Message", max: MESSAGE_MAX, multiline: true }),
 });
 
 export const actions = {
-  sign: action(SignSchema, async ({ input, fields, env, request }) => {
+  sign: action(SignSchema, async ({ input, fields, env, request, context }) => {
     // Only valid submissions count: a typo costs no signature.
     const within = await withinVisitorLimit(request, {
       visitor: [env.SIGN_LIMITER, "SIGN_LIMITER"],
@@ -92,8 +110,20 @@ export const actions = {
         },
       );
     }
-    const id = await addEntry(env.DB, { ...input, formKey: keyOf(fields[IDEMPOTENCY_FIELD]) });
+    const id = await addEntry(env.DB, {
+      ...input,
+      formKey: keyOf(fields[IDEMPOTENCY_FIELD]),
+      authorId: context.find(accountKey)?.id ?? null,
+    });
     return { created: id !== null };
+  }),
+  /** Only its author deletes an entry: anyone else (signed in or not) gets 403, and nothing changes. */
+  delete: action(DeleteSchema, async ({ input, env, context }) => {
+    const account = context.find(accountKey);
+    if (!account || !(await deleteOwnEntry(env.DB, account.id, input.id))) {
+      return invalid({}, { status: STATUS.forbidden, message: "You can delete only your own entries." });
+    }
+    return { deleted: input.id };
   }),
 } satisfies Actions;
 
@@ -102,7 +132,9 @@ const sign = formFor<typeof actions>()("sign", { schema: SignSchema });
 /** Minutes precision in UTC: the same text on the server and in every browser (no hydration mismatch). */
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-function Entry({ entry }: { entry: Data<typeof loader>["entries"][number] }) {
+type Visitor = PageProps<typeof loader, typeof PATH, typeof actions, typeof visitorLoader>["visitor"];
+
+function Entry({ entry, visitor }: { entry: Data<typeof loader>["entries"][number]; visitor: Visitor }) {
   return (
     <li className="entry" data-testid="entry">
       <p className="entry-meta">
@@ -110,6 +142,21 @@ function Entry({ entry }: { entry: Data<typeof loader>["entries"][number] }) {
         <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
       </p>
       <p className="entry-message">{entry.message}</p>
+      {/* The visitor's own entries only: a hole each, filled per visitor. A plain form: it works
+          the same with and without JavaScript (a post, then the page again). */}
+      <Suspense fallback={null}>
+        <Await resolve={visitor}>
+          {({ own }) =>
+            own.includes(entry.id) ? (
+              <form method="post" action={PATH}>
+                <input type="hidden" name="_action" value="delete" />
+                <input type="hidden" name="id" value={entry.id} />
+                <button type="submit">Delete</button>
+              </form>
+            ) : null
+          }
+        </Await>
+      </Suspense>
     </li>
   );
 }
@@ -151,7 +198,14 @@ export default function Guestbook({
           successMessage="Thank you for signing the guestbook."
         >
           <Suspense fallback={null}>
-            <Await resolve={visitor}>{({ formKey }) => <sign.IdempotencyKey value={formKey} />}</Await>
+            <Await resolve={visitor}>
+              {({ formKey, name }) => (
+                <>
+                  <sign.IdempotencyKey value={formKey} />
+                  {name ? <p data-testid="signed-in-as">Signed in as {name}</p> : null}
+                </>
+              )}
+            </Await>
           </Suspense>
           <sign.Field name="name" label="Name" required maxLength={NAME_MAX} autoComplete="name" />
           <sign.Field name="message" label="Message" multiline required maxLength={MESSAGE_MAX} rows={4} />
@@ -167,7 +221,7 @@ export default function Guestbook({
         ) : (
           <ol className="entries" data-testid="entries">
             {data.entries.map((entry) => (
-              <Entry key={entry.id} entry={entry} />
+              <Entry key={entry.id} entry={entry} visitor={visitor} />
             ))}
           </ol>
         )}

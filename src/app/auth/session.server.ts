@@ -1,0 +1,55 @@
+// Who the visitor is: the middleware that reads the session once per request (one D1 query with
+// its account; none without a session cookie) and puts the account in the request context.
+import { createContext, redirect, type Middleware, type MiddlewareArgs, type RequestContext } from "verge";
+import { nowSeconds, readSession } from "verge/server";
+import type { Account } from "../db/accounts.server";
+
+/** The signed-in visitor's account, or null for a signed-out one (set by the middleware below). */
+export const accountKey = createContext<Account | null>("account");
+
+/** The session's account, read once per request: the second middleware to ask finds it in the context. */
+async function visitorAccount({
+  request,
+  env,
+  ctx,
+  context,
+  headers,
+}: MiddlewareArgs): Promise<Account | null> {
+  const known = context.find(accountKey);
+  if (known !== undefined) return known;
+  const read = await readSession(env.DB, request, {
+    now: nowSeconds(),
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    also: { table: "accounts", columns: ["display_name"] },
+  });
+  const account = read && { id: read.session.accountId, displayName: String(read.joined!.display_name) };
+  // The expiry slid: the cookie's Max-Age with it (never on a cached answer: the runtime skips storing it).
+  if (read?.cookie) headers.append("Set-Cookie", read.cookie);
+  context.set(accountKey, account);
+  return account;
+}
+
+/**
+ * The session middleware: `required`, a signed-out visitor goes to sign in, then comes back. Its
+ * function is named `session`, so the request's timings show the read as `middleware:session`.
+ */
+function sessionMiddleware(required: boolean): Middleware {
+  return async function session(args, next) {
+    const account = await visitorAccount(args);
+    if (required && !account) return redirect(`/sign-in?next=${encodeURIComponent(args.url.pathname)}`);
+    return next();
+  };
+}
+
+/** Reads the visitor (signed in or not) for the loaders and actions below: `context.get(accountKey)`. */
+export const withVisitor = sessionMiddleware(false);
+
+/** Lets only a signed-in visitor through; a signed-out one goes to /sign-in?next=<this path>. */
+export const requireAccount = sessionMiddleware(true);
+
+/** The signed-in account below `requireAccount` (a programming error anywhere else). */
+export function signedIn(context: RequestContext): Account {
+  const account = context.get(accountKey);
+  if (!account) throw new Error("signedIn(): no account: list requireAccount in the middleware above");
+  return account;
+}
