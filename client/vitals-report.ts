@@ -96,14 +96,15 @@ export function collect(page: PageData): void {
   /** The view at `href`, kept under its start: its route pattern, the ray of the answer it came from. */
   function viewOf(href: string, navigation: VitalsSummary["navigation"], start: number): View {
     href = pageOf(href);
-    const client = navigation === "client";
-    const restored = navigation === "back-forward-cache";
     const [loaded] = performance.getEntriesByType("navigation");
-    // A page a client navigation showed came from a page-data answer (an action's answer has no ray).
+    // A page a client navigation showed came from a page-data answer (an action's answer has no
+    // ray); a restored one from one, or else from the document; a document from its own load.
     const data = performance
       .getEntriesByType("resource")
       .findLast((entry) => rayOf(entry) && pageOf(entry.name) === href);
-    const ray = rayOf(client ? data : restored ? (data ?? loaded) : loaded);
+    const ray = rayOf(
+      navigation === "client" ? data : navigation === "back-forward-cache" ? (data ?? loaded) : loaded,
+    );
     const tags: VitalsSummary = {
       route: shown ?? NO_ROUTE,
       build: page.build,

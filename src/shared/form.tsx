@@ -13,7 +13,6 @@ import {
 import { ACTION_FIELD, IDEMPOTENCY_FIELD, type ActionFailure, type ByField } from "./protocol";
 import { useRouter } from "./router-context";
 import type { FormSchema } from "./schema-action";
-import { earlyErrors } from "./early-errors";
 import { keptAcrossRuns } from "./dev-seam";
 
 /** A form's state; `F` its field names and `R` its action's result, when known (formFor). */
@@ -97,7 +96,10 @@ export function Form<F extends string = string>(props: FormProps<F>) {
     if (inFlight.current) return; // a double click: the first submission is on its way
     inFlight.current = true;
     const form = event.currentTarget;
-    const early = schema ? await earlyErrors(schema, form) : null;
+    // The schema's own check, loaded with the first submission (a page's first load carries none
+    // of it); if it cannot load, the server judges the submission as it always does.
+    const check = schema && (await import("./early-errors").catch(() => null));
+    const early = check ? await check.earlyErrors(schema, form) : null;
     if (early) {
       inFlight.current = false;
       setState((s) => ({ ...s, fieldErrors: early, failure: null, done: false, autoFocus: null }));

@@ -23,14 +23,8 @@ export {
   type PageRoute,
   type Routes,
 } from "./route-module";
-export {
-  layout,
-  useLayoutData,
-  type LayoutData,
-  type LayoutId,
-  type LayoutModule,
-  type LayoutProps,
-} from "./layouts";
+export { layout, type LayoutData, type LayoutId, type LayoutModule, type LayoutProps } from "./layouts";
+export { useLayoutData } from "./layout-data";
 export {
   createContext,
   type ContextKey,

@@ -2,7 +2,8 @@
 // Its own module, so the browser loads it only for pages below a layout.
 import { Component, type ComponentType, type ReactNode } from "react";
 import { RouteErrorView } from "./error-views";
-import { LayoutDataProvider, type MountedLayout } from "./layouts";
+import type { MountedLayout } from "./layouts";
+import { LayoutDataProvider } from "./layout-data";
 import type { RouteViewProps } from "./root";
 
 /**

@@ -1,7 +1,7 @@
 // Nested layouts: `...layout(id, () => import(file), [pages])` in the route table wraps a group of
 // pages (and layouts) in a component of its own, with its own loader, head, error view and
 // middleware. The table stays a flat list: each line carries the chain of layouts above it.
-import { createContext, createElement, useContext, type ComponentType, type ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import type { Params, Register } from "./href";
 import type { Middleware } from "./middleware";
 import type { Data } from "./page-data-types";
@@ -100,29 +100,3 @@ export type LayoutData<I extends LayoutId> = Extract<Layouts, Record<I, unknown>
 }
   ? Data<L>
   : null;
-
-/** The data of each layout on screen, by id (the runtime provides it around every page). */
-export const LayoutDataContext = createContext<Readonly<Record<string, unknown>>>({});
-
-/**
- * The data of a layout above this page (or layout): `useLayoutData("account")`, typed by that
- * layout's loader. Throws when the page is not below that layout.
- */
-export function useLayoutData<I extends LayoutId>(id: I): LayoutData<I> {
-  const all = useContext(LayoutDataContext);
-  if (!Object.hasOwn(all, id)) {
-    throw new Error(`useLayoutData("${id}"): this page is not below the layout "${id}" in the route table`);
-  }
-  return all[id] as LayoutData<I>;
-}
-
-/** Provides the data of the layouts above, for useLayoutData. */
-export function LayoutDataProvider({
-  value,
-  children,
-}: {
-  value: Record<string, unknown>;
-  children: ReactNode;
-}) {
-  return createElement(LayoutDataContext, { value }, children);
-}
