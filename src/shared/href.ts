@@ -24,7 +24,12 @@ type Routes = Register extends { routes: infer R extends readonly { path: string
 /** The app's route patterns, from its route table (`Register`); any string before it is registered. */
 export type RoutePattern = Routes[number]["path"];
 
-type HrefArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [params: Params<P>];
+/** The params `href` takes after a pattern (a union of patterns, when inference falls back to all: any of theirs). */
+type HrefArgs<P extends string> = P extends string
+  ? [ParamNames<P>] extends [never]
+    ? []
+    : [params: Params<P>]
+  : never;
 
 /**
  * The address of one of the app's pages: `href("/users/:id", { id: "7" })` is "/users/7". Only the
