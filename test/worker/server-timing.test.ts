@@ -83,7 +83,9 @@ describe("Server-Timing", () => {
     // header: the prelude is sent first, so the resume is on the log line only: shell.test.tsx).
     const { response } = await send("/guestbook", {}, freshDeploy());
     expect(response.status).toBe(200);
-    expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell"]);
+    // The guestbook's middleware (who the visitor is) runs first, named by its function.
+    expect(names(response)).toEqual(["match", "middleware", "cache", "loader", "d1", "shell"]);
+    expect(metrics(response)[1]).toMatchObject({ name: "middleware", desc: "session" });
     const d1 = metrics(response).find((metric) => metric.name === "d1")!;
     // The guestbook page reads its entries and their count in one batch of two statements.
     expect(d1.desc).toBe("2 queries");
@@ -93,15 +95,15 @@ describe("Server-Timing", () => {
   it("on page data: the same phases before the answer, and no shell", async () => {
     const { response } = await send("/guestbook?_data=1", { headers: pageData }, freshDeploy());
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
-    expect(names(response)).toEqual(["match", "cache", "loader", "d1"]);
+    expect(names(response)).toEqual(["match", "middleware", "cache", "loader", "d1"]);
   });
 
   it("on a stored shell: the lookup, said to be a shell; no loader, no render", async () => {
     const deploy = freshDeploy();
     await send("/guestbook", {}, deploy);
     const { response, body } = await send("/guestbook", {}, deploy);
-    expect(names(response)).toEqual(["match", "cache"]);
-    expect(metrics(response)[1]).toMatchObject({ name: "cache", desc: "shell" });
+    expect(names(response)).toEqual(["match", "middleware", "cache"]);
+    expect(metrics(response)[2]).toMatchObject({ name: "cache", desc: "shell" });
     expect(body).toContain("<h1>Guestbook</h1>");
   });
 
@@ -130,7 +132,7 @@ describe("Server-Timing", () => {
     );
     expect(response.status).toBe(422);
     expect(body).toContain("<!DOCTYPE html>");
-    expect(names(response)).toEqual(["match", "action", "loader", "d1", "shell"]);
+    expect(names(response)).toEqual(["match", "middleware", "action", "loader", "d1", "shell"]);
   });
 
   it("is absent in production settings, on every kind of answer, unless SERVER_TIMING is set", async () => {
@@ -157,7 +159,7 @@ describe("Server-Timing", () => {
       freshDeploy({ ...PRODUCTION, LOCAL_SERVER: "1" } as Partial<Env>),
     );
     for (const { response } of [dev, preview])
-      expect(names(response)).toEqual(["match", "cache", "loader", "d1", "shell"]);
+      expect(names(response)).toEqual(["match", "middleware", "cache", "loader", "d1", "shell"]);
   });
 
   it("is never stored in the edge cache: the entries of a page hold none", async () => {
