@@ -43,16 +43,18 @@ export async function fixtureRequest(pathOrUrl: string, init?: RequestInit): Pro
 }
 
 /**
- * An app of a test's own routes that records what it would send out, and a way to call it:
- * the answer, its whole body, the log lines and the error reports, after waitUntil work is done.
+ * An app of a test's own routes (or the tests' own app, `fixture`) that records what it would send
+ * out, and a way to call it: the answer, its whole body, the log lines and the error reports,
+ * after waitUntil work is done.
  */
-export function recordedApp(routes: RouteTable) {
+export function recordedApp(routes: RouteTable | "fixture") {
   const reports: ErrorReport[] = [];
   const written: string[] = [];
-  const app = appWith(routes, {
+  const hooks: Hooks = {
     reportError: (report) => void reports.push(report),
     log: (line) => written.push(line),
-  });
+  };
+  const app = routes === "fixture" ? testApp(hooks) : appWith(routes, hooks);
   async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
     const ctx = createExecutionContext();
     const response = await app.fetch(new Request(`http://localhost${path}`, init), { ...env, ...vars }, ctx);

@@ -1,29 +1,14 @@
 // Nested layouts (docs/protocol.md, "Layouts"): their loaders start together, a client navigation
 // keeps the layouts it has on screen, and a failure shows the error view of the layout above it.
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/server/create-app";
-import type { ErrorReport } from "../../src/server/context";
-import { fixtureApp } from "../fixture-app/app";
-import { fixtureClientManifest } from "./apps";
+import { recordedApp } from "./apps";
 
-const reports: ErrorReport[] = [];
-const written: string[] = [];
-const app = createApp({
-  ...fixtureApp,
-  manifest: fixtureClientManifest,
-  reportError: (report) => void reports.push(report),
-  log: (line) => written.push(line),
-});
+const recorded = recordedApp("fixture");
 
+/** One request to the tests' own app: its answer, body, first log line and error reports. */
 async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
-  const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`http://localhost${path}`, init), { ...env, ...vars }, ctx);
-  const body = await response.text();
-  await waitOnExecutionContext(ctx);
-  const lines = written.splice(0).map((line) => JSON.parse(line) as Record<string, any>);
-  return { response, body, line: lines[0]!, reports: reports.splice(0) };
+  const { lines, ...rest } = await recorded.send(path, init, vars);
+  return { ...rest, line: lines[0]! };
 }
 
 const DATA = { "X-Page-Data": "1" };
