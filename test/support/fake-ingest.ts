@@ -56,6 +56,10 @@ export async function startFakeIngest(): Promise<FakeIngest> {
   const modes = new Map<string, IngestMode>();
   const stats = { requests: 0, redirectHits: 0, rejected: [] as string[] };
   const server: Server = createServer(async (request, response) => {
+    // Closed after each answer: a kept-alive socket that Node closes after 5 s idle, just as the
+    // relay in workerd sends its next envelope on it, fails that envelope ("Network connection
+    // lost", a 502), and a limit test of a few hundred envelopes then outlasts its minute.
+    response.setHeader("Connection", "close");
     const url = new URL(request.url ?? "/", "http://localhost");
     const json = (status: number, value: unknown) => {
       response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
