@@ -15,6 +15,9 @@
 //   npm run bench:loop -- --profile   also a V8 CPU profile of each target: functions by self time
 //   npm run bench:loop -- --hit       the app without a D1 bookmark: a page that opts into the edge
 //                                     cache is served from it (Miniflare's Cache API, in-process)
+//   npm run bench:loop -- --signed-in a visitor with a session (the product's session middleware
+//                                     reads it): `--path=/guestbook --hit --signed-in` is the
+//                                     signed-in guestbook from its stored shell
 //   npm run bench:loop -- --hit --memory-cache
 //                                     the same from a Map in the isolate: what a hit costs the Worker
 //                                     itself, without Miniflare's cache Worker and its storage
@@ -48,6 +51,7 @@ const options = parseOptions(import.meta.url, {
   data: { type: "boolean", default: false },
   hit: { type: "boolean", default: false },
   "memory-cache": { type: "boolean", default: false },
+  "signed-in": { type: "boolean", default: false },
   against: { type: "string" },
 });
 const n = Number(options.n);
@@ -110,6 +114,7 @@ try {
     if (options.hit) query.set("hit", "1");
     else if (!bookmark) query.set("bookmark", "0");
     if (options["memory-cache"]) query.set("cache", "memory");
+    if (options["signed-in"]) query.set("signed-in", "1");
     const response = await fetch(`${tree.url}?${query}`);
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();

@@ -12,6 +12,7 @@ import { ITEM_ROUTES } from "./items";
 import { documentAlone } from "./document-alone";
 import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
 import { sealBookmark } from "../../src/server/bookmark-seal";
+import { createSession, nowSeconds } from "../../src/server/sessions";
 
 /**
  * A bookmark makes the app render a page it would serve from its edge cache (the floor always
@@ -23,6 +24,22 @@ const render = async (env: Env) => ({
     "00000000-00000000-00000000-00000000000000000000000000000000",
   ),
 });
+
+/**
+ * `signed-in=1`: a visitor with a session, as the product's session middleware reads it: an
+ * account and a session made once per isolate in the benchmark's D1, its cookie on every call.
+ */
+let signedIn: Promise<Record<string, string>> | undefined;
+const session = (env: Env) =>
+  (signedIn ??= (async () => {
+    const id = "bench-account";
+    await env.DB.prepare("INSERT OR IGNORE INTO accounts (id, display_name) VALUES (?, ?)")
+      .bind(id, "Bench visitor")
+      .run();
+    // The Set-Cookie's first pair is the cookie a browser sends back.
+    const { cookie } = await createSession(env.DB, id, nowSeconds());
+    return { Cookie: cookie.split(";")[0]! };
+  })());
 
 interface Target {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
@@ -80,7 +97,8 @@ export default {
     const bookmark = params.get("hit") === "1" || params.get("bookmark") === "0" ? {} : await render(env);
     if (params.get("cache") === "memory" && !(edgeCache() instanceof MemoryCache))
       Object.defineProperty(caches, "default", { value: new MemoryCache() });
-    const headers: HeadersInit = data ? { [PAGE_DATA_HEADER]: "1", ...bookmark } : bookmark;
+    const visitor = params.get("signed-in") === "1" ? await session(env) : {};
+    const headers: HeadersInit = { ...(data ? { [PAGE_DATA_HEADER]: "1" } : {}), ...bookmark, ...visitor };
     let bytes = 0;
     let failed = 0;
     for (let i = 0; i < n; i++) {
