@@ -21,8 +21,7 @@ import { pageEnv } from "./d1-session";
 import { requestKind } from "./request-kind";
 import { timed } from "./timings";
 import { withMiddleware } from "./middleware";
-import type { ResolvedRoute } from "./load-page";
-import type { LayoutModule } from "../shared/layouts";
+import { loadRoute } from "./load-page";
 import { SHARED_CONTEXT, type RequestContext } from "../shared/middleware";
 
 /** Methods a browser sends from any page without asking: never refused as cross-site. */
@@ -66,12 +65,8 @@ async function admit(c: AppContext, module: EndpointModule, handler: EndpointHan
 
 export async function endpointResponse(c: AppContext): Promise<Response> {
   const match = requestKind(c).endpoint!;
-  const definitions = match.route.layouts ?? [];
-  const [module, ...layouts] = await timed(c, "match", () => {
-    c.get("log").route = match.route.path;
-    return Promise.all([match.route.load(), ...definitions.map((layout) => layout.load())]);
-  });
-  const endpoint = module as EndpointModule;
+  const route = await loadRoute(c, match);
+  const endpoint = route.module as EndpointModule;
   const handler = handlerOf(endpoint, c.req.method);
   await admit(c, endpoint, handler);
   const answer = async () => {
@@ -83,11 +78,6 @@ export async function endpointResponse(c: AppContext): Promise<Response> {
     return new Response(null, response);
   };
   // The app's and its layouts' middleware first (a sign-in wall), then the module's Hono middleware.
-  const route: ResolvedRoute = {
-    match,
-    module: module as RouteModule,
-    layouts: layouts.map((layout, i) => ({ definition: definitions[i]!, module: layout as LayoutModule })),
-  };
   return withMiddleware(c, route, new URL(c.req.url), () => withHono(c, endpoint.use ?? [], answer));
 }
 

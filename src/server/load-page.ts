@@ -46,21 +46,29 @@ export interface ResolvedLayout {
 
 /** The route `url` names and its modules, or null (not found); the log line names the route. */
 export function resolveRoute(c: AppContext, url: URL): Promise<ResolvedRoute | null> {
-  return timed(c, "match", async () => {
+  return timed(c, "match", () => {
     const match = matchRoute(c.get("app").routes, url.pathname);
-    if (!match) return null;
-    c.get("log").route = match.route.path;
-    const definitions = match.route.layouts ?? [];
-    const [module, ...layouts] = await Promise.all([
-      match.route.load(),
-      ...definitions.map((definition) => definition.load()),
-    ]);
-    return {
-      match,
-      module: module as RouteModule,
-      layouts: layouts.map((layout, i) => ({ definition: definitions[i]!, module: layout as LayoutModule })),
-    };
+    return match && modulesOf(c, match);
   });
+}
+
+/** The modules of a route already matched (an endpoint's, by request-kind.ts), as resolveRoute's. */
+export const loadRoute = (c: AppContext, match: RouteMatch<RouteModule>): Promise<ResolvedRoute> =>
+  timed(c, "match", () => modulesOf(c, match));
+
+/** A matched route's module and its layouts', loaded at once; the log line names the route. */
+async function modulesOf(c: AppContext, match: RouteMatch<RouteModule>): Promise<ResolvedRoute> {
+  c.get("log").route = match.route.path;
+  const definitions = match.route.layouts ?? [];
+  const [module, ...layouts] = await Promise.all([
+    match.route.load(),
+    ...definitions.map((definition) => definition.load()),
+  ]);
+  return {
+    match,
+    module: module as RouteModule,
+    layouts: layouts.map((layout, i) => ({ definition: definitions[i]!, module: layout as LayoutModule })),
+  };
 }
 
 /** What one loader came to: its data, a redirect, or its failure's digest. */

@@ -1,7 +1,7 @@
 // Runs the app's and the layouts' middleware around a page's answer (document, page data,
 // action) or an endpoint's: outermost first, each a phase of the request's timings; a middleware
 // may answer itself (a redirect in the request kind's own form, or a Response).
-import { isRedirect, type Redirect } from "../shared/route-module";
+import { isRedirect } from "../shared/route-module";
 import { requestContext, type Middleware, type MiddlewareArgs } from "../shared/middleware";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
@@ -67,7 +67,7 @@ export async function withMiddleware(
       entered();
     }
     if (result instanceof Response) return result;
-    if (isRedirect(result)) return answered(c, result, url);
+    if (isRedirect(result)) return redirectAnswer(c, result, url, { fromMiddleware: true });
     return next();
   };
   const response = await run(0);
@@ -75,11 +75,6 @@ export async function withMiddleware(
   const sent = new Response(response.body, response);
   appendHeaders(sent.headers, headers);
   return sent;
-}
-
-/** A middleware's own redirect, in the form the request's kind takes. */
-function answered(c: AppContext, to: Redirect, url: URL): Response {
-  return redirectAnswer(c, to, url, { fromMiddleware: true });
 }
 
 function hasAny(headers: Headers): boolean {
