@@ -86,6 +86,9 @@ if (readFileSync(wranglerToml, "utf8").includes("[[d1_databases]]")) {
     ...(persistTo ? ["--persist-to", persistTo] : []),
   ]);
 }
+// Offline by default: Miniflare would fetch a sample `request.cf` from workers.cloudflare.com at
+// each start (up to 3 s, and a stack printed without a network); its built-in sample serves as well.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 // The worker knows it is served locally (src/server/dev.ts).
 vars.LOCAL_SERVER = "1";
 // Read by vite.config.ts (localVars in src/vite/local.ts): never part of a build.

@@ -7,7 +7,7 @@
 import { createServer } from "node:http";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
-import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -38,10 +38,21 @@ declare module "vitest" {
 const root = path.resolve(import.meta.dirname, "../..");
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
 
+/** The last lines a server printed (its log file), for the message that says it did not start. */
+async function lastLines(log: string) {
+  const text = await readFile(log, "utf8").catch(() => "");
+  const lines = text.split("\n").filter((line) => line.trim() !== "" && !/^[├│└┌]/.test(line));
+  return lines.slice(-15).join("\n");
+}
+
 async function waitUntilReady(url: string, child: ChildProcess, log: string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited early; see ${log}`);
+    if (child.exitCode !== null) {
+      throw new Error(
+        `the server exited early (code ${child.exitCode}); ${log} ends:\n${await lastLines(log)}`,
+      );
+    }
     try {
       const response = await fetch(url);
       if (response.status === 200) return;
@@ -50,7 +61,9 @@ async function waitUntilReady(url: string, child: ChildProcess, log: string) {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`the server did not answer 200 at ${url} within 90 s; see ${log}`);
+  throw new Error(
+    `the server did not answer 200 at ${url} within 90 s; ${log} ends:\n${await lastLines(log)}`,
+  );
 }
 
 /**

@@ -28,6 +28,9 @@ describe("the dev server", () => {
     });
     server = await createServer({
       configFile: path.join(root, "vite.config.ts"),
+      // Its own dependency cache: the browser tests' `npm run dev` optimizes into the project's
+      // node_modules/.vite meanwhile, and two optimizers in one folder delete each other's files.
+      cacheDir: path.join(app.dir, "vite-cache"),
       logLevel: "silent",
       server: { port: 0, host: "127.0.0.1" },
     });
