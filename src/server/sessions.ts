@@ -109,7 +109,7 @@ interface Row {
 
 export interface ReadSession {
   session: Session;
-  /** The `also` columns of the row the session joined (the account's display name, say). */
+  /** The `also` columns of the row the session joined (the account's display name, say), and its `select`. */
   joined?: Record<string, unknown>;
   /** Set when the expiry slid: the cookie with its new Max-Age, for the answer's `Set-Cookie`. */
   cookie?: string;
@@ -123,8 +123,11 @@ export interface ReadOptions {
    * Reads the session's account in the same query (one D1 query per request, not two): a table
    * joined on its `id` = the session's account, and the columns to return from it (`joined`).
    * A session whose row is gone is a signed-out visitor. Names, not input: they go into the SQL.
+   * `select`: more of what the request needs, by name, as SQL expressions over the session row `s`
+   * and the joined row `j` (a subquery such as the account's own rows of another table), returned
+   * in `joined` too. Code, never input: the expressions go into the SQL as written.
    */
-  also?: { table: string; columns: readonly string[] };
+  also?: { table: string; columns: readonly string[]; select?: Readonly<Record<string, string>> };
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -142,9 +145,13 @@ export async function readSession(
   const token = sessionToken(request);
   if (token === null) return null;
   const id = await sessionId(token);
-  const names = also ? [also.table, ...also.columns] : [];
+  const selected = Object.entries(also?.select ?? {});
+  const names = also ? [also.table, ...also.columns, ...selected.map(([name]) => name)] : [];
   if (!names.every((name) => IDENTIFIER.test(name))) throw new Error(`readSession: not SQL names: ${names}`);
-  const columns = also ? also.columns.map((column, i) => `, j.${column} AS j${i}`).join("") : "";
+  const columns = also
+    ? also.columns.map((column, i) => `, j.${column} AS j${i}`).join("") +
+      selected.map(([, expression], i) => `, (${expression}) AS x${i}`).join("")
+    : "";
   const join = also ? `JOIN ${also.table} j ON j.id = s.account_id` : "";
   const row = await db
     .prepare(
@@ -155,7 +162,12 @@ export async function readSession(
     .first<Row & Record<string, unknown>>();
   if (!row) return null;
   const extra = also
-    ? { joined: Object.fromEntries(also.columns.map((column, i) => [column, row[`j${i}`]])) }
+    ? {
+        joined: Object.fromEntries([
+          ...also.columns.map((column, i) => [column, row[`j${i}`]]),
+          ...selected.map(([name], i) => [name, row[`x${i}`]]),
+        ]),
+      }
     : {};
   const session: Session = {
     id,

@@ -3,6 +3,8 @@ import { env } from "cloudflare:workers";
 import { request } from "./html";
 import { fixtureRequest, manifest } from "./apps";
 import { recordingApp } from "./recording-app";
+import { uniqueName } from "./action-helpers";
+import { signUp } from "./sign-in-support";
 
 let spy: MockInstance<typeof console.log>;
 beforeEach(() => {
@@ -94,6 +96,14 @@ describe("the request log", () => {
     }
     // One batch of two statements: the page of entries and their count.
     expect(line.d1_queries).toBe(2);
+  });
+
+  it("counts one D1 query for a signed-in visitor's guestbook from its shell: session, name and own entries", async () => {
+    const visitor = await signUp(uniqueName("Log reader"));
+    await logged("/guestbook");
+    const { line, body } = await logged("/guestbook", { headers: { Cookie: visitor.cookie } });
+    expect(line).toMatchObject({ cache: "shell", status: 200, d1_queries: 1 });
+    expect(body).toContain("Log reader");
   });
 
   it("times each deferred value of a streamed page until it lands, under its key", async () => {

@@ -44,6 +44,30 @@ describe("a new session", () => {
     expect(work.count()).toBe(0);
   });
 
+  it("is read with its account's columns and named expressions over it, in one query", async () => {
+    const { accountId, request } = await signedIn();
+    const read1 = await readSession(env.DB, request, {
+      now: T0 + 60,
+      waitUntil: () => {},
+      also: {
+        table: "accounts",
+        columns: ["display_name"],
+        select: { sessions: "SELECT count(*) FROM sessions WHERE account_id = s.account_id" },
+      },
+    });
+    expect(read1).toMatchObject({
+      session: { accountId },
+      joined: { display_name: "Session tester", sessions: 1 },
+    });
+    const named = (select: Record<string, string>) =>
+      readSession(env.DB, request, {
+        now: T0,
+        waitUntil: () => {},
+        also: { table: "accounts", columns: [], select },
+      });
+    await expect(named({ "x; DROP TABLE sessions": "1" })).rejects.toThrow(/not SQL names/);
+  });
+
   it("gets a new token at every sign-in, even for the same account", async () => {
     const accountId = await newAccount();
     const first = tokenOf((await createSession(env.DB, accountId, T0)).cookie);

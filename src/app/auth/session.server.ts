@@ -7,25 +7,29 @@ import type { Account } from "../db/accounts.server";
 /** The signed-in visitor's account, or null for a signed-out one (set by the middleware below). */
 export const accountKey = createContext<Account | null>("account");
 
+/**
+ * What a page reads with the session, in its one query: by name, SQL over the session row `s`
+ * (its `account_id`), e.g. a subquery of the account's own rows. Empty for a signed-out visitor.
+ */
+export const visitorReadKey = createContext<Record<string, unknown>>("visitor-read");
+
 /** The session's account, read once per request: the second middleware to ask finds it in the context. */
-async function visitorAccount({
-  request,
-  env,
-  ctx,
-  context,
-  headers,
-}: MiddlewareArgs): Promise<Account | null> {
+async function visitorAccount(
+  { request, env, ctx, context, headers }: MiddlewareArgs,
+  select: Readonly<Record<string, string>>,
+): Promise<Account | null> {
   const known = context.find(accountKey);
   if (known !== undefined) return known;
   const read = await readSession(env.DB, request, {
     now: nowSeconds(),
     waitUntil: (promise) => ctx.waitUntil(promise),
-    also: { table: "accounts", columns: ["display_name"] },
+    also: { table: "accounts", columns: ["display_name"], select },
   });
   const account = read && { id: read.session.accountId, displayName: String(read.joined!.display_name) };
   // The expiry slid: the cookie's Max-Age with it (never on a cached answer: the runtime skips storing it).
   if (read?.cookie) headers.append("Set-Cookie", read.cookie);
   context.set(accountKey, account);
+  context.set(visitorReadKey, read?.joined ?? {});
   return account;
 }
 
@@ -33,9 +37,9 @@ async function visitorAccount({
  * The session middleware: `required`, a signed-out visitor goes to sign in, then comes back. Its
  * function is named `session`, so the request's timings show the read as `middleware:session`.
  */
-function sessionMiddleware(required: boolean): Middleware {
+function sessionMiddleware(required: boolean, select: Readonly<Record<string, string>> = {}): Middleware {
   return async function session(args, next) {
-    const account = await visitorAccount(args);
+    const account = await visitorAccount(args, select);
     if (required && !account) return redirect(`/sign-in?next=${encodeURIComponent(args.url.pathname)}`);
     return next();
   };
@@ -43,6 +47,13 @@ function sessionMiddleware(required: boolean): Middleware {
 
 /** Reads the visitor (signed in or not) for the loaders and actions below: `context.get(accountKey)`. */
 export const withVisitor = sessionMiddleware(false);
+
+/**
+ * `withVisitor`, and in the same D1 query what `select` names (`context.get(visitorReadKey)`):
+ * a page that needs the visitor's own rows adds no query of its own.
+ */
+export const withVisitorReading = (select: Readonly<Record<string, string>>) =>
+  sessionMiddleware(false, select);
 
 /** Lets only a signed-in visitor through; a signed-out one goes to /sign-in?next=<this path>. */
 export const requireAccount = sessionMiddleware(true);

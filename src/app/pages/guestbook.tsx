@@ -4,8 +4,8 @@
 // own: holes, filled on every request by the per-visitor loader.
 import { Suspense } from "react";
 import { addEntry, listEntries, PAGE_SIZE } from "../db/guestbook.server";
-import { deleteOwnEntry, entriesByAuthor } from "../db/accounts.server";
-import { accountKey, withVisitor } from "../auth/session.server";
+import { deleteOwnEntry, OWN_ENTRY_IDS, ownEntryIds } from "../db/accounts.server";
+import { accountKey, visitorReadKey, withVisitorReading } from "../auth/session.server";
 import * as v from "valibot";
 import {
   action,
@@ -56,19 +56,19 @@ export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
   return { entries, page, pages, total };
 }
 
-/** Who the visitor is, for the loaders and actions below (one D1 query, none without a session cookie). */
-export const middleware = [withVisitor];
-
-/** How many of a visitor's own entries get a delete button (their newest). */
-const OWN_MAX = 200;
+/**
+ * Who the visitor is, for the loaders and actions below, and which entries are theirs: one D1
+ * query together (none without a session cookie).
+ */
+export const middleware = [withVisitorReading({ own: OWN_ENTRY_IDS })];
 
 /**
  * Each visitor's own, on every request: the key that makes a resubmitted form apply once, and for
  * a signed-in visitor their name and which entries are theirs (never in the shared shell).
  */
-export async function visitorLoader({ env, context }: LoaderArgs<typeof PATH>) {
+export async function visitorLoader({ context }: LoaderArgs<typeof PATH>) {
   const account = context.find(accountKey) ?? null;
-  const own = account ? (await entriesByAuthor(env.DB, account.id, OWN_MAX)).map((entry) => entry.id) : [];
+  const own = ownEntryIds(context.find(visitorReadKey)?.own);
   return { formKey: newIdempotencyKey(), name: account?.displayName ?? null, own };
 }
 
