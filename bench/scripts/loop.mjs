@@ -217,7 +217,9 @@ async function profiles(port, run) {
   );
   const keys = new Set(targets.flatMap((t) => [...byTarget[t].keys()]));
   const rows = [...keys].map((key) => ({ key, values: targets.map((t) => byTarget[t].get(key) ?? 0) }));
-  const spread = ({ values }) => Math.max(...values) - Math.min(...values);
+  // One target: its largest self times first.
+  const spread = ({ values }) =>
+    values.length === 1 ? values[0] : Math.max(...values) - Math.min(...values);
   rows.sort((a, b) => spread(b) - spread(a));
   log(`  ${targets.map((t) => t.padStart(10)).join(" ")}  function`);
   for (const { key, values } of rows.slice(0, 25))
