@@ -89,4 +89,26 @@ describe("the guestbook, signed in", () => {
     expect(theirs).not.toContain("Signed in as");
     expect(theirs).not.toContain(`name="id" value="${id}"`);
   });
+
+  it("marks the author's entry on the page it is listed on, page 2 once 20 newer ones came", async () => {
+    const visitor = await signUp(uniqueName("Paged"));
+    const id = await signAs(visitor.cookie);
+    const newer = Array.from({ length: 20 }, (_, i) =>
+      env.DB.prepare("INSERT INTO guestbook (name, message, idempotency_key) VALUES (?, ?, ?)").bind(
+        "Newer",
+        `after ${id}`,
+        uniqueName(`newer-${i}`),
+      ),
+    );
+    await env.DB.batch(newer);
+    const first = await (await getAs("/guestbook", visitor.cookie)).text();
+    expect(first).not.toContain(`name="id" value="${id}"`);
+    const second = await (await getAs("/guestbook?page=2", visitor.cookie)).text();
+    expect(second).toContain(`name="id" value="${id}"`);
+    // What the visitor's part carries: this page's own entries, not every entry they wrote.
+    const visitorValue = (html: string) =>
+      JSON.parse(html.match(/data-deferred="\$visitor"[^>]*>([^<]*)</)![1]!) as { value: { own: number[] } };
+    expect(visitorValue(first).value.own).toEqual([]);
+    expect(visitorValue(second).value.own).toEqual([id]);
+  });
 });

@@ -13,10 +13,13 @@ export const accountKey = createContext<Account | null>("account");
  */
 export const visitorReadKey = createContext<Record<string, unknown>>("visitor-read");
 
+/** SQL expressions by name, over the session row `s`: code, never input. */
+type Select = Readonly<Record<string, string>>;
+
 /** The session's account, read once per request: the second middleware to ask finds it in the context. */
 async function visitorAccount(
   { request, env, ctx, context, headers }: MiddlewareArgs,
-  select: Readonly<Record<string, string>>,
+  select: Select,
 ): Promise<Account | null> {
   const known = context.find(accountKey);
   if (known !== undefined) return known;
@@ -37,9 +40,12 @@ async function visitorAccount(
  * The session middleware: `required`, a signed-out visitor goes to sign in, then comes back. Its
  * function is named `session`, so the request's timings show the read as `middleware:session`.
  */
-function sessionMiddleware(required: boolean, select: Readonly<Record<string, string>> = {}): Middleware {
+function sessionMiddleware(
+  required: boolean,
+  select: (args: MiddlewareArgs) => Select = () => ({}),
+): Middleware {
   return async function session(args, next) {
-    const account = await visitorAccount(args, select);
+    const account = await visitorAccount(args, select(args));
     if (required && !account) return redirect(`/sign-in?next=${encodeURIComponent(args.url.pathname)}`);
     return next();
   };
@@ -49,10 +55,10 @@ function sessionMiddleware(required: boolean, select: Readonly<Record<string, st
 export const withVisitor = sessionMiddleware(false);
 
 /**
- * `withVisitor`, and in the same D1 query what `select` names (`context.get(visitorReadKey)`):
- * a page that needs the visitor's own rows adds no query of its own.
+ * `withVisitor`, and in the same D1 query what `select` names for this request
+ * (`context.get(visitorReadKey)`): a page that needs the visitor's own rows adds no query of its own.
  */
-export const withVisitorReading = (select: Readonly<Record<string, string>>) =>
+export const withVisitorReading = (select: (args: MiddlewareArgs) => Select) =>
   sessionMiddleware(false, select);
 
 /** Lets only a signed-in visitor through; a signed-out one goes to /sign-in?next=<this path>. */

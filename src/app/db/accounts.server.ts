@@ -187,21 +187,6 @@ export async function entriesByAuthor(
   return results.map((row) => ({ id: row.id, message: row.message, createdAt: row.created_at }));
 }
 
-/** How many of an account's entries (its newest) the guestbook offers to delete. */
-const OWN_MAX = 200;
-
-/**
- * The ids of the session's account's newest entries, as SQL over the session row `s`: read in the
- * session's own query (`withVisitorReading`), a JSON array that `ownEntryIds` turns into numbers.
- */
-export const OWN_ENTRY_IDS = `SELECT json_group_array(id) FROM (SELECT id FROM guestbook
-  WHERE author_id = s.account_id ORDER BY created_at DESC LIMIT ${OWN_MAX})`;
-
-/** The ids `OWN_ENTRY_IDS` read (none for a signed-out visitor, whose read is empty). */
-export function ownEntryIds(read: unknown): number[] {
-  return typeof read === "string" ? (JSON.parse(read) as number[]) : [];
-}
-
 /**
  * Deletes an entry if this account wrote it: the author check and the delete are one statement.
  * False when there is no such entry or another (or no) account wrote it: the page answers 403.

@@ -32,6 +32,23 @@ export async function countEntries(db: D1Session): Promise<number> {
   return (await db.prepare(`SELECT ${TOTAL} AS total`).first<{ total: number }>())!.total;
 }
 
+/**
+ * Which entries of page `page` (as `listEntries` lists it) the session's account wrote, as SQL over
+ * the session row `s`: read in the session's own query (`withVisitorReading`), a JSON array of
+ * ids that `ownEntryIds` reads. The page's bounds are numbers the code computed, never text.
+ */
+export function ownEntriesOnPage(page: number): string {
+  if (!Number.isSafeInteger(page) || page < 1) throw new Error(`ownEntriesOnPage: not a page: ${page}`);
+  return `SELECT json_group_array(id) FROM (SELECT id, author_id FROM guestbook WHERE hidden_at IS NULL
+    ORDER BY created_at DESC, id DESC LIMIT ${PAGE_SIZE} OFFSET ${(page - 1) * PAGE_SIZE})
+    WHERE author_id = s.account_id`;
+}
+
+/** The ids `ownEntriesOnPage` read (none for a signed-out visitor, whose read is empty). */
+export function ownEntryIds(read: unknown): number[] {
+  return typeof read === "string" ? (JSON.parse(read) as number[]) : [];
+}
+
 interface Row {
   id: number;
   name: string;

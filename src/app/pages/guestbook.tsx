@@ -3,8 +3,15 @@
 // key, the signed-in visitor's name and the delete buttons of their own entries are each visitor's
 // own: holes, filled on every request by the per-visitor loader.
 import { Suspense } from "react";
-import { addEntry, listEntries, PAGE_SIZE } from "../db/guestbook.server";
-import { deleteOwnEntry, OWN_ENTRY_IDS, ownEntryIds } from "../db/accounts.server";
+import {
+  addEntry,
+  listEntries,
+  ownEntriesOnPage,
+  ownEntryIds,
+  pageNumber,
+  PAGE_SIZE,
+} from "../db/guestbook.server";
+import { deleteOwnEntry } from "../db/accounts.server";
 import { accountKey, visitorReadKey, withVisitorReading } from "../auth/session.server";
 import * as v from "valibot";
 import {
@@ -48,8 +55,8 @@ export const meta = (data: Data<typeof loader>) => ({
 export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
   const param = url.searchParams.get("page");
   // Anything but a plain positive number (abc, 0, -1, 1.5, 01) goes to the first page.
-  if (param !== null && !/^[1-9][0-9]{0,8}$/.test(param)) return redirect(PATH);
-  const page = param === null ? 1 : Number(param);
+  const page = param === null ? 1 : pageNumber(param);
+  if (page === null) return redirect(PATH);
   const { entries, total } = await listEntries(env.DB, page);
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   if (page > pages) return redirect(pageHref(pages));
@@ -57,10 +64,15 @@ export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
 }
 
 /**
- * Who the visitor is, for the loaders and actions below, and which entries are theirs: one D1
- * query together (none without a session cookie).
+ * Who the visitor is, for the loaders and actions below, and which entries of this page are
+ * theirs: one D1 query together (none without a session cookie). A page number the loader
+ * redirects away from reads page 1's: that answer is a redirect, with no entries to mark.
  */
-export const middleware = [withVisitorReading({ own: OWN_ENTRY_IDS })];
+export const middleware = [
+  withVisitorReading(({ url }) => ({
+    own: ownEntriesOnPage(pageNumber(url.searchParams.get("page") ?? "1") ?? 1),
+  })),
+];
 
 /**
  * Each visitor's own, on every request: the key that makes a resubmitted form apply once, and for
