@@ -18,6 +18,12 @@
 //   npm run bench:loop -- --signed-in a visitor with a session (the product's session middleware
 //                                     reads it): `--path=/guestbook --hit --signed-in` is the
 //                                     signed-in guestbook from its stored shell
+//   npm run bench:loop -- --render    the page rendered whole: each call carries a D1 bookmark
+//                                     (without it, a page that opts into the edge cache is served
+//                                     from it, as `npm run bench` asks for /guestbook)
+//   npm run bench:loop -- --d1-apart  also each target's D1 calls alone (recorded from one call,
+//                                     replayed in the same rounds), and the target less them:
+//                                     local D1 runs in the Worker's process, on Cloudflare it does not
 //   npm run bench:loop -- --hit --memory-cache
 //                                     the same from a Map in the isolate: what a hit costs the Worker
 //                                     itself, without Miniflare's cache Worker and its storage
@@ -29,7 +35,8 @@
 //                                     both (each built by its tree's bundler), shows the noise
 // With the profiler attached, each console.log is also sent to it: the log line costs several
 // times more than in the timed rounds; the app-quiet target shows the rest without it.
-// Pages that read D1 see an empty, migrated database (BENCH_STATE=<dir> uses another state dir).
+// Pages that read D1 see a migrated database, empty but for /guestbook's entries (signed as
+// `npm run bench` signs them, every fourth by the --signed-in visitor); BENCH_STATE=<dir> uses another.
 // Each call carries a D1 bookmark where `npm run bench`'s workload for the page does (`/`), not
 // where it does not (`/items`). The rounds alternate the targets; each round's ratios are printed.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
@@ -39,7 +46,7 @@ import { startMiniflare } from "./miniflare.mjs";
 import { threadsCpuMs, workerdChildren } from "./proc.mjs";
 import { parseOptions } from "./cli.mjs";
 import { applyMigrations, freePort, root } from "./server.mjs";
-import { WORKLOADS } from "./workloads.mjs";
+import { GUESTBOOK_ENTRIES, WORKLOADS } from "./workloads.mjs";
 import { buildTree, checkoutTree } from "./trees.mjs";
 
 const options = parseOptions(import.meta.url, {
@@ -52,8 +59,11 @@ const options = parseOptions(import.meta.url, {
   hit: { type: "boolean", default: false },
   "memory-cache": { type: "boolean", default: false },
   "signed-in": { type: "boolean", default: false },
+  "d1-apart": { type: "boolean", default: false },
+  render: { type: "boolean", default: false },
   against: { type: "string" },
 });
+if (options.hit && options.render) throw new Error("--hit and --render: say one (a hit, or a whole render)");
 const n = Number(options.n);
 const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
@@ -68,7 +78,7 @@ const benched = WORKLOADS.find(
   (w) => !w.method && w.path === (options.data ? `${options.path}?_data=1` : options.path),
 );
 const itemsPage = options.path.startsWith("/items");
-const bookmark = !options.hit && !itemsPage && (!benched || benched.render === true);
+const bookmark = options.render || (!options.hit && !itemsPage && (!benched || benched.render === true));
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "verge-loop-"));
 const state = process.env.BENCH_STATE ?? path.join(tmp, "state");
@@ -108,13 +118,16 @@ try {
   const subjects = targets.flatMap((target) =>
     trees.map((tree) => ({ target, tree, label: tree === trees[0] ? target : `${target}@old` })),
   );
-  const run = async ({ target, tree }, count) => {
+  const run = async ({ target, tree, d1 }, count) => {
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
+    if (d1) query.set("d1", d1);
     if (options.data) query.set("data", "1");
     if (options.hit) query.set("hit", "1");
     else if (!bookmark) query.set("bookmark", "0");
     if (options["memory-cache"]) query.set("cache", "memory");
     if (options["signed-in"]) query.set("signed-in", "1");
+    // The guestbook as `npm run bench` has it: its entries signed (trees before this ignore it).
+    if (options.path.startsWith("/guestbook")) query.set("seed", String(GUESTBOOK_ENTRIES));
     const response = await fetch(`${tree.url}?${query}`);
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();
@@ -125,6 +138,16 @@ try {
     if (failed)
       throw new Error(`${subject.label}: ${failed} of 300 calls to ${options.path} did not answer 2xx`);
     log(`${subject.label}: ${bytesPerRequest} bytes per call (warm-up)`);
+  }
+  // --d1-apart: each target's D1 calls, recorded from one call, timed alone in the same rounds.
+  if (options["d1-apart"]) {
+    for (const subject of [...subjects]) {
+      const { d1Calls } = await run({ ...subject, d1: "record" }, 1);
+      log(`${subject.label}: ${d1Calls} D1 calls per call (statements or batches), replayed alone`);
+      const alone = { ...subject, d1: "replay", label: `${subject.label} D1`, of: subject.label };
+      await run(alone, 300);
+      subjects.push(alone);
+    }
   }
 
   const perCall = Object.fromEntries(subjects.map((s) => [s.label, []]));
@@ -145,6 +168,12 @@ try {
   for (const { label } of subjects) {
     const all = perCall[label].map((x) => x.toFixed(3)).join(" ");
     log(`  ${label.padEnd(14)} ${median(perCall[label]).toFixed(3)} ms  (${all})`);
+  }
+  // --d1-apart: each target less what its D1 calls cost alone, round by round.
+  for (const { label, of } of subjects.filter((subject) => subject.of)) {
+    const rest = perCall[of].map((x, i) => x - perCall[label][i]);
+    const all = rest.map((x) => x.toFixed(3)).join(" ");
+    log(`  ${`${of} less D1`.padEnd(14)} ${median(rest).toFixed(3)} ms  (${all})`);
   }
   // Each round's ratio, both targets measured moments apart: a burst of load from elsewhere falls
   // on both, so the ratios spread less than the times do. Their quartiles show how far to trust it.

@@ -13,6 +13,7 @@ import { documentAlone } from "./document-alone";
 import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
 import { sealBookmark } from "../../src/server/bookmark-seal";
 import { createSession, nowSeconds } from "../../src/server/sessions";
+import { recordingEnv, replay, type Recorded } from "./d1-replay";
 
 /**
  * A bookmark makes the app render a page it would serve from its edge cache (the floor always
@@ -30,16 +31,42 @@ const render = async (env: Env) => ({
  * account and a session made once per isolate in the benchmark's D1, its cookie on every call.
  */
 let signedIn: Promise<Record<string, string>> | undefined;
+const ACCOUNT = "bench-account";
+const account = (env: Env) =>
+  env.DB.prepare("INSERT OR IGNORE INTO accounts (id, display_name) VALUES (?, ?)")
+    .bind(ACCOUNT, "Bench visitor")
+    .run();
 const session = (env: Env) =>
   (signedIn ??= (async () => {
-    const id = "bench-account";
-    await env.DB.prepare("INSERT OR IGNORE INTO accounts (id, display_name) VALUES (?, ?)")
-      .bind(id, "Bench visitor")
-      .run();
+    await account(env);
     // The Set-Cookie's first pair is the cookie a browser sends back.
-    const { cookie } = await createSession(env.DB, id, nowSeconds());
+    const { cookie } = await createSession(env.DB, ACCOUNT, nowSeconds());
     return { Cookie: cookie.split(";")[0]! };
   })());
+
+/**
+ * `seed=N`: the guestbook with N entries, once per isolate, as `npm run bench` signs it (its
+ * names and messages), every fourth by the signed-in visitor: their page shows delete buttons.
+ */
+let seeded: Promise<unknown> | undefined;
+const seed = (env: Env, count: number) =>
+  (seeded ??= account(env).then(() =>
+    env.DB.batch(
+      Array.from({ length: count }, (_, i) =>
+        env.DB.prepare(
+          "INSERT INTO guestbook (name, message, idempotency_key, author_id) VALUES (?, ?, ?, ?)",
+        ).bind(
+          `Bench visitor ${i + 1}`,
+          `Entry ${i + 1}: a message of ordinary length, <b>with markup</b> that must stay text.`,
+          `bench-seed-${i}`,
+          i % 4 === 0 ? ACCOUNT : null,
+        ),
+      ),
+    ),
+  ));
+
+/** Each target's recorded D1 calls (`d1=record`), by the call's parameters. */
+const recorded = new Map<string, Recorded[]>();
 
 interface Target {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
@@ -97,16 +124,28 @@ export default {
     const bookmark = params.get("hit") === "1" || params.get("bookmark") === "0" ? {} : await render(env);
     if (params.get("cache") === "memory" && !(edgeCache() instanceof MemoryCache))
       Object.defineProperty(caches, "default", { value: new MemoryCache() });
+    if (params.has("seed")) await seed(env, Number(params.get("seed")));
     const visitor = params.get("signed-in") === "1" ? await session(env) : {};
     const headers: HeadersInit = { ...(data ? { [PAGE_DATA_HEADER]: "1" } : {}), ...bookmark, ...visitor };
+    // d1=record: one call, its D1 calls kept for d1=replay, which runs only them, `n` times.
+    const key = `${params.get("target")} ${params}`.replace(/[&?]?(d1|n)=[^&]*/g, "");
+    if (params.get("d1") === "replay") {
+      const calls = recorded.get(key);
+      if (!calls) return new Response("d1=replay: record this call first (d1=record)", { status: 400 });
+      for (let i = 0; i < n; i++) await replay(env.DB, calls);
+      return Response.json({ bytesPerRequest: 0, failed: 0, d1Calls: calls.length });
+    }
+    const calls: Recorded[] = [];
+    if (params.get("d1") === "record") recorded.set(key, calls);
+    const callEnv = params.get("d1") === "record" ? recordingEnv(env, calls) : env;
     let bytes = 0;
     let failed = 0;
     for (let i = 0; i < n; i++) {
-      const response = await target.fetch(new Request(page, { headers }), env, ctx);
+      const response = await target.fetch(new Request(page, { headers }), callEnv, ctx);
       bytes += (await response.arrayBuffer()).byteLength;
       if (!response.ok) failed++;
     }
     // A target that fails is cheap: loop.mjs refuses to time it.
-    return Response.json({ bytesPerRequest: bytes / n, failed });
+    return Response.json({ bytesPerRequest: bytes / n, failed, d1Calls: calls.length / n });
   },
 } satisfies ExportedHandler<Env>;
