@@ -2,7 +2,8 @@
 // page that names the file and the rule, never the file's contents, and serves nothing of a build
 // (the worker's bundle and its map hold every server source). The project's own vite.config.ts,
 // served as `npm run dev` serves it (the worker in workerd), its local state in a folder of its own.
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +15,8 @@ const SECRET = "SELECT dev_refusal_marker FROM secrets";
 
 describe("the dev server", () => {
   const app = tempApp();
+  // Outside the project: the files Vite writes there are no source of the project's.
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), "verge-dev-sources-vite-"));
   let server: ViteDevServer;
   let base = "";
   beforeAll(async () => {
@@ -30,7 +33,7 @@ describe("the dev server", () => {
       configFile: path.join(root, "vite.config.ts"),
       // Its own dependency cache: the browser tests' `npm run dev` optimizes into the project's
       // node_modules/.vite meanwhile, and two optimizers in one folder delete each other's files.
-      cacheDir: path.join(app.dir, "vite-cache"),
+      cacheDir,
       logLevel: "silent",
       server: { port: 0, host: "127.0.0.1" },
     });
@@ -40,6 +43,7 @@ describe("the dev server", () => {
   afterAll(async () => {
     await server?.close();
     app.remove();
+    rmSync(cacheDir, { recursive: true, force: true });
   });
 
   const file = () => app.rel("orders.server.ts");
