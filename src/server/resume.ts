@@ -3,6 +3,7 @@
 import { resume } from "react-dom/server";
 import type { PostponedState } from "react-dom/static";
 import { DEFERRED_ATTR, VISITOR_KEY, type DeferredMarker } from "../shared/protocol";
+import { writtenAhead, type DeferredPromise, type Settled } from "../shared/await";
 import { mounted, type ResolvedRoute } from "./load-page";
 import { scriptSafeJson } from "../shared/serialize";
 import type { AppContext } from "./context";
@@ -46,7 +47,11 @@ export function resumed(
   const begun = new Promise<void>((resolve) => (begin = resolve));
   const holes = begun.then(async () => {
     const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
-    const page = { ...shell.page, visitor: (hole.live as Record<string, DeferredMarker>)[VISITOR_KEY] };
+    const live = (hole.live as Record<string, DeferredPromise>)[VISITOR_KEY]!;
+    // Every hole reads the visitor's value, and every hole waits for it: it goes out once, ahead
+    // of them, not once in each (a page of 20 delete buttons is 20 holes).
+    writtenAhead(live);
+    const page = { ...shell.page, visitor: live as unknown as DeferredMarker };
     // The embedded page data is in the prelude already: resume renders only the way to the holes.
     const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
     const deadline = renderDeadline(c, hole.settled);
@@ -64,7 +69,7 @@ export function resumed(
         }),
       );
       stream.allReady.then(deadline.done, deadline.done);
-      return stream;
+      return { lead: deferredScript(VISITOR_KEY, await live, nonce), stream };
     } catch (error) {
       deadline.done();
       throw error;
@@ -72,7 +77,7 @@ export function resumed(
   });
   logWhenSettled(
     c.get("log"),
-    holes.then((stream) => stream.allReady).catch(() => {}),
+    holes.then(({ stream }) => stream.allReady).catch(() => {}),
   );
   const failed = (error: unknown) => {
     unfit();
@@ -94,27 +99,33 @@ const doesNotFit = (error: unknown) =>
  * has loaded, and shows the route error view with the digest), then the document's end.
  */
 function resumeFailed(digest: string, nonce: string): Uint8Array {
-  const value = scriptSafeJson({ error: { digest } });
-  const script = `<script type="application/json" ${DEFERRED_ATTR}="${VISITOR_KEY}" nonce="${nonce}">${value}</script>`;
-  return new TextEncoder().encode(`${script}</body></html>`);
+  return new TextEncoder().encode(
+    `${deferredScript(VISITOR_KEY, { error: { digest } }, nonce)}</body></html>`,
+  );
+}
+
+/** The element the browser reads a deferred value from as it hydrates (Await's own, in one place). */
+function deferredScript(key: string, settled: Settled<unknown>, nonce: string): string {
+  return `<script type="application/json" ${DEFERRED_ATTR}="${key}" nonce="${nonce}">${scriptSafeJson(settled)}</script>`;
 }
 
 /**
- * `prefix`, then what `rest` streams once it is ready, or `failed`'s bytes if it cannot be.
- * `begin` starts `rest`: in the turn after the prefix is taken, or when the answer is cancelled
- * (so that what waits on `rest` still ends).
+ * `prefix`, then what `rest` streams once it is ready (its `lead` first), or `failed`'s bytes if
+ * it cannot be. `begin` starts `rest`: in the turn after the prefix is taken, or when the answer
+ * is cancelled (so that what waits on `rest` still ends).
  */
 function prefixed(
   prefix: Uint8Array<ArrayBuffer>,
   begin: () => void,
-  rest: Promise<ReadableStream<Uint8Array>>,
+  rest: Promise<{ lead: string; stream: ReadableStream<Uint8Array> }>,
   failed: (error: unknown) => Uint8Array,
 ): ReadableStream<Uint8Array> {
   // Handled here; pull() reads it.
   const ready = rest.then(
-    (stream) => ({ reader: stream.getReader() }),
+    ({ lead, stream }) => ({ reader: stream.getReader(), lead: new TextEncoder().encode(lead) }),
     (error: unknown) => ({ failure: failed(error) }),
   );
+  let sentLead = false;
   let sentPrefix = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -127,6 +138,10 @@ function prefixed(
       if ("failure" in next) {
         controller.enqueue(next.failure);
         return controller.close();
+      }
+      if (!sentLead) {
+        sentLead = true;
+        return controller.enqueue(next.lead);
       }
       const { done, value } = await next.reader.read();
       if (done) controller.close();

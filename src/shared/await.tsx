@@ -18,6 +18,14 @@ export function tagDeferred<T>(key: string, settled: Promise<Settled<T>>): Defer
   return Object.assign(settled, { [KEY]: key });
 }
 
+/**
+ * Server: `promise`'s value is written once ahead of the boundaries that read it (a resumed
+ * shell's visitor value), so each of them leaves its own script empty.
+ */
+export function writtenAhead(promise: DeferredPromise): void {
+  Object.assign(promise, { [Symbol.for("verge.deferred-written")]: true });
+}
+
 export function isDeferred(value: unknown): value is DeferredPromise {
   return value instanceof Promise && KEY in value;
 }
@@ -36,7 +44,8 @@ const streamed = new Map<string, DeferredPromise>();
 function readStreamedDeferred(key: string): DeferredPromise {
   const known = streamed.get(key);
   if (known) return known;
-  const element = document.querySelector(`script[${DEFERRED_ATTR}="${CSS.escape(key)}"]`);
+  // The one that holds it: where it went out once ahead of its holes, theirs are empty.
+  const element = document.querySelector(`script[${DEFERRED_ATTR}="${CSS.escape(key)}"]:not(:empty)`);
   const settled: Settled<unknown> = element
     ? (JSON.parse(element.textContent ?? "null") as Settled<unknown>)
     : { error: { digest: "unavailable" } };
@@ -89,9 +98,15 @@ function AwaitDeferred<T>({
         {...{ [DEFERRED_ATTR]: promise[KEY] }}
         nonce={nonce}
         suppressHydrationWarning
-        // Written by the server; the browser hydrates from it and never writes it (a client
-        // navigation's values come settled, without a script), so its bundle leaves the JSON out.
-        dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? scriptSafeJson(settled) : "" }}
+        // Written by the server (empty where the value went out ahead: writtenAhead); the browser
+        // hydrates from the first and never writes it (a client navigation's values come settled,
+        // without a script), so its bundle leaves the JSON out.
+        dangerouslySetInnerHTML={{
+          __html:
+            import.meta.env.SSR && !(Symbol.for("verge.deferred-written") in promise)
+              ? scriptSafeJson(settled)
+              : "",
+        }}
       />
     </>
   );

@@ -90,6 +90,29 @@ describe("the guestbook, signed in", () => {
     expect(theirs).not.toContain(`name="id" value="${id}"`);
   });
 
+  it("marks a new entry as the author's in the action's own answer, and unmarks a deleted one", async () => {
+    const visitor = await signUp(uniqueName("Scripted"));
+    const ownIn = async (response: Response) => {
+      const body = (await response.json()) as {
+        page: { visitor: { settled: { value: { own: number[] } } } };
+      };
+      return body.page.visitor.settled.value.own;
+    };
+    const message = uniqueName("scripted entry");
+    const signed = await scriptAs(
+      "sign",
+      { name: "Scripted", message, _key: crypto.randomUUID() },
+      visitor.cookie,
+    );
+    expect(signed.status).toBe(200);
+    const row = await env.DB.prepare("SELECT id FROM guestbook WHERE message = ?")
+      .bind(message)
+      .first<{ id: number }>();
+    expect(await ownIn(signed)).toContain(row!.id);
+    const deleted = await scriptAs("delete", { id: String(row!.id) }, visitor.cookie);
+    expect(await ownIn(deleted)).not.toContain(row!.id);
+  });
+
   it("marks the author's entry on the page it is listed on, page 2 once 20 newer ones came", async () => {
     const visitor = await signUp(uniqueName("Paged"));
     const id = await signAs(visitor.cookie);

@@ -67,6 +67,25 @@ function Fragile(props: PageProps<{ runs: number; rows: string[] }, string, unkn
   return <Greeting {...props} />;
 }
 
+/** Three holes that read the visitor, as a list with a button per row reads it. */
+function Rows({
+  data,
+  visitor,
+}: PageProps<{ runs: number; rows: string[] }, string, unknown, typeof visitorLoader>) {
+  return (
+    <ul>
+      {data.rows.map((row) => (
+        <li key={row}>
+          {row}
+          <Suspense fallback={null}>
+            <Await resolve={visitor}>{({ name }) => <b>{`${row} for ${name}`}</b>}</Await>
+          </Suspense>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Scripted() {
   return <div dangerouslySetInnerHTML={{ __html: "<script>window.planted = 1</script>" }} />;
 }
@@ -86,6 +105,7 @@ const routes = [
   page("/hangs", module({ visitorLoader: () => new Promise<never>(() => {}) })),
   page("/scripted", module({ default: Scripted })),
   page("/fragile", module({ default: Fragile })),
+  page("/rows", module({ default: Rows })),
 ];
 
 const { send } = recordedApp(routes);
@@ -126,6 +146,21 @@ describe("a page with a per-visitor loader", () => {
       expect(body.startsWith("<!DOCTYPE html>")).toBe(true);
       expect(body.match(/<\/html>/g)).toHaveLength(1);
     }
+  });
+
+  it("writes the visitor's value once, ahead of the holes that read it, however many there are", async () => {
+    const path = `/rows?${fresh()}`;
+    await send(path, as("Ada"));
+    const { body, lines } = await send(path, as("Bob"));
+    expect(lines[0]).toMatchObject({ cache: "shell", status: 200 });
+    for (const row of ["alpha", "beta", "gamma"]) expect(body).toContain(`${row} for Bob`);
+    const scripts = [
+      ...body.matchAll(/<script type="application\/json" data-deferred="\$visitor"[^>]*>([^<]*)<\/script>/g),
+    ];
+    // One per hole (the browser's render of each has it), and the value in the first alone.
+    expect(scripts).toHaveLength(4);
+    expect(scripts.map(([, value]) => value)).toEqual(['{"value":{"name":"Bob"}}', "", "", ""]);
+    expect(scripts[0]!.index).toBeLessThan(body.indexOf('<div hidden id="S:'));
   });
 
   it("stamps every nonce of a resumed answer with its CSP header's, and never the placeholder", async () => {

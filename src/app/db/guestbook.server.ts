@@ -37,11 +37,20 @@ export async function countEntries(db: D1Session): Promise<number> {
  * the session row `s`: read in the session's own query (`withVisitorReading`), a JSON array of
  * ids that `ownEntryIds` reads. The page's bounds are numbers the code computed, never text.
  */
-export function ownEntriesOnPage(page: number): string {
+export function ownEntriesOnPage(page: number, author = "s.account_id"): string {
   if (!Number.isSafeInteger(page) || page < 1) throw new Error(`ownEntriesOnPage: not a page: ${page}`);
   return `SELECT json_group_array(id) FROM (SELECT id, author_id FROM guestbook WHERE hidden_at IS NULL
     ORDER BY created_at DESC, id DESC LIMIT ${PAGE_SIZE} OFFSET ${(page - 1) * PAGE_SIZE})
-    WHERE author_id = s.account_id`;
+    WHERE author_id = ${author}`;
+}
+
+/** The same, read on its own: after a write, which the session's earlier read did not see. */
+export async function readOwnEntries(db: D1Session, accountId: string, page: number): Promise<number[]> {
+  const row = await db
+    .prepare(`SELECT (${ownEntriesOnPage(page, "?1")}) AS own`)
+    .bind(accountId)
+    .first<{ own: string }>();
+  return ownEntryIds(row?.own);
 }
 
 /** The ids `ownEntriesOnPage` read (none for a signed-out visitor, whose read is empty). */

@@ -9,6 +9,7 @@ import {
   ownEntriesOnPage,
   ownEntryIds,
   pageNumber,
+  readOwnEntries,
   PAGE_SIZE,
 } from "../db/guestbook.server";
 import { deleteOwnEntry } from "../db/accounts.server";
@@ -29,6 +30,7 @@ import {
   type Data,
   type LoaderArgs,
   type PageProps,
+  type RequestContext,
 } from "verge";
 import { textField } from "../text-field";
 
@@ -68,19 +70,24 @@ export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
  * theirs: one D1 query together (none without a session cookie). A page number the loader
  * redirects away from reads page 1's: that answer is a redirect, with no entries to mark.
  */
-export const middleware = [
-  withVisitorReading(({ url }) => ({
-    own: ownEntriesOnPage(pageNumber(url.searchParams.get("page") ?? "1") ?? 1),
-  })),
-];
+export const middleware = [withVisitorReading(({ url }) => ({ own: ownEntriesOnPage(pageOf(url)) }))];
+
+/** The page a URL asks for; one the loader redirects away from reads as page 1 here. */
+const pageOf = (url: URL) => pageNumber(url.searchParams.get("page") ?? "1") ?? 1;
 
 /**
  * Each visitor's own, on every request: the key that makes a resubmitted form apply once, and for
  * a signed-in visitor their name and which entries are theirs (never in the shared shell).
  */
-export async function visitorLoader({ context }: LoaderArgs<typeof PATH>) {
+export async function visitorLoader({ env, url, context }: LoaderArgs<typeof PATH>) {
   const account = context.find(accountKey) ?? null;
-  const own = ownEntryIds(context.find(visitorReadKey)?.own);
+  const read = context.find(visitorReadKey) ?? {};
+  // After an action's write the read is gone (forgetOwn): the answer reads them again.
+  const own = !account
+    ? []
+    : "own" in read
+      ? ownEntryIds(read.own)
+      : await readOwnEntries(env.DB, account.id, pageOf(url));
   return { formKey: newIdempotencyKey(), name: account?.displayName ?? null, own };
 }
 
@@ -89,6 +96,9 @@ export async function visitorLoader({ context }: LoaderArgs<typeof PATH>) {
  * a signature forgets them at once, and its signer reads past the cache (their D1 bookmark).
  */
 export const cache = { maxAge: 60, staleWhileRevalidate: 60, query: ["page"] };
+
+/** The visitor's own entries as the session read them, before this action wrote: read them again. */
+const forgetOwn = (context: RequestContext) => context.set(visitorReadKey, {});
 
 /** A key the form sent, or (non-browser clients without one) a fresh key: no deduplication then. */
 function keyOf(raw: string | undefined): string {
@@ -127,6 +137,7 @@ export const actions = {
       formKey: keyOf(fields[IDEMPOTENCY_FIELD]),
       authorId: context.find(accountKey)?.id ?? null,
     });
+    forgetOwn(context);
     return { created: id !== null };
   }),
   /** Only its author deletes an entry: anyone else (signed in or not) gets 403, and nothing changes. */
@@ -135,6 +146,7 @@ export const actions = {
     if (!account || !(await deleteOwnEntry(env.DB, account.id, input.id))) {
       return invalid({}, { status: STATUS.forbidden, message: "You can delete only your own entries." });
     }
+    forgetOwn(context);
     return { deleted: input.id };
   }),
 } satisfies Actions;
