@@ -4,7 +4,7 @@
 // call's statements, replayed by themselves, measures that share, to be left out of the call's.
 
 /** One D1 call as the app made it: a statement run by `method`, or a batch of statements. */
-type Recorded =
+export type Recorded =
   | { sql: string; args: unknown[]; method: "first" | "all" | "run" | "raw" }
   | { batch: { sql: string; args: unknown[] }[] };
 
@@ -62,5 +62,3 @@ export async function replay(db: D1Database, log: Recorded[]): Promise<void> {
     }
   }
 }
-
-export type { Recorded };

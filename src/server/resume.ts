@@ -69,7 +69,7 @@ export function resumed(
         }),
       );
       stream.allReady.then(deadline.done, deadline.done);
-      return { lead: deferredScript(VISITOR_KEY, await live, nonce), stream };
+      return { lead: live.then((settled) => deferredScript(VISITOR_KEY, settled, nonce)), stream };
     } catch (error) {
       deadline.done();
       throw error;
@@ -117,12 +117,12 @@ function deferredScript(key: string, settled: Settled<unknown>, nonce: string): 
 function prefixed(
   prefix: Uint8Array<ArrayBuffer>,
   begin: () => void,
-  rest: Promise<{ lead: string; stream: ReadableStream<Uint8Array> }>,
+  rest: Promise<{ lead: Promise<string>; stream: ReadableStream<Uint8Array> }>,
   failed: (error: unknown) => Uint8Array,
 ): ReadableStream<Uint8Array> {
   // Handled here; pull() reads it.
   const ready = rest.then(
-    ({ lead, stream }) => ({ reader: stream.getReader(), lead: new TextEncoder().encode(lead) }),
+    ({ lead, stream }) => ({ reader: stream.getReader(), lead }),
     (error: unknown) => ({ failure: failed(error) }),
   );
   let sentLead = false;
@@ -141,7 +141,7 @@ function prefixed(
       }
       if (!sentLead) {
         sentLead = true;
-        return controller.enqueue(next.lead);
+        return controller.enqueue(new TextEncoder().encode(await next.lead));
       }
       const { done, value } = await next.reader.read();
       if (done) controller.close();

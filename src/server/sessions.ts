@@ -146,8 +146,10 @@ export async function readSession(
   if (token === null) return null;
   const id = await sessionId(token);
   const selected = Object.entries(also?.select ?? {});
-  const names = also ? [also.table, ...also.columns, ...selected.map(([name]) => name)] : [];
+  const names = also ? [also.table, ...also.columns] : [];
   if (!names.every((name) => IDENTIFIER.test(name))) throw new Error(`readSession: not SQL names: ${names}`);
+  const named = selected.map(([name]) => name).filter((name) => also?.columns.includes(name));
+  if (named.length > 0) throw new Error(`readSession: select names a column already joined: ${named}`);
   const columns = also
     ? also.columns.map((column, i) => `, j.${column} AS j${i}`).join("") +
       selected.map(([, expression], i) => `, (${expression}) AS x${i}`).join("")

@@ -18,12 +18,15 @@ export function tagDeferred<T>(key: string, settled: Promise<Settled<T>>): Defer
   return Object.assign(settled, { [KEY]: key });
 }
 
+/** Marks a value `writtenAhead` (server only: the browser's bundle leaves it out). */
+const WRITTEN = /* @__PURE__ */ Symbol.for("verge.deferred-written");
+
 /**
  * Server: `promise`'s value is written once ahead of the boundaries that read it (a resumed
  * shell's visitor value), so each of them leaves its own script empty.
  */
 export function writtenAhead(promise: DeferredPromise): void {
-  Object.assign(promise, { [Symbol.for("verge.deferred-written")]: true });
+  Object.assign(promise, { [WRITTEN]: true });
 }
 
 export function isDeferred(value: unknown): value is DeferredPromise {
@@ -39,7 +42,8 @@ const streamed = new Map<string, DeferredPromise>();
 /**
  * In the browser: the value the server streamed for `key`, as an already-settled
  * thenable. Read at render time: React hydrates a Suspense boundary only once its
- * streamed content, which carries the value, is in the document.
+ * streamed content is in the document, and that content, or the value written once ahead
+ * of it (a resumed shell's visitor value), carries the value.
  */
 function readStreamedDeferred(key: string): DeferredPromise {
   const known = streamed.get(key);
@@ -102,10 +106,7 @@ function AwaitDeferred<T>({
         // hydrates from the first and never writes it (a client navigation's values come settled,
         // without a script), so its bundle leaves the JSON out.
         dangerouslySetInnerHTML={{
-          __html:
-            import.meta.env.SSR && !(Symbol.for("verge.deferred-written") in promise)
-              ? scriptSafeJson(settled)
-              : "",
+          __html: import.meta.env.SSR && !(WRITTEN in promise) ? scriptSafeJson(settled) : "",
         }}
       />
     </>

@@ -113,10 +113,10 @@ describe("the guestbook, signed in", () => {
     expect(await ownIn(deleted)).not.toContain(row!.id);
   });
 
-  it("marks the author's entry on the page it is listed on, page 2 once 20 newer ones came", async () => {
+  it("marks the author's entry on the page it is listed on, page 3 once 40 newer ones came", async () => {
     const visitor = await signUp(uniqueName("Paged"));
     const id = await signAs(visitor.cookie);
-    const newer = Array.from({ length: 20 }, (_, i) =>
+    const newer = Array.from({ length: 40 }, (_, i) =>
       env.DB.prepare("INSERT INTO guestbook (name, message, idempotency_key) VALUES (?, ?, ?)").bind(
         "Newer",
         `after ${id}`,
@@ -126,12 +126,19 @@ describe("the guestbook, signed in", () => {
     await env.DB.batch(newer);
     const first = await (await getAs("/guestbook", visitor.cookie)).text();
     expect(first).not.toContain(`name="id" value="${id}"`);
-    const second = await (await getAs("/guestbook?page=2", visitor.cookie)).text();
-    expect(second).toContain(`name="id" value="${id}"`);
-    // What the visitor's part carries: this page's own entries, not every entry they wrote.
+    const third = await (await getAs("/guestbook?page=3", visitor.cookie)).text();
+    expect(third).toContain(`name="id" value="${id}"`);
+    // What the visitor's part carries: their entries around this page, not every one they wrote.
     const visitorValue = (html: string) =>
       JSON.parse(html.match(/data-deferred="\$visitor"[^>]*>([^<]*)</)![1]!) as { value: { own: number[] } };
     expect(visitorValue(first).value.own).toEqual([]);
-    expect(visitorValue(second).value.own).toEqual([id]);
+    expect(visitorValue(third).value.own).toEqual([id]);
+  });
+
+  it("sends a signed-in visitor asking for a page far past the end to the last page", async () => {
+    const visitor = await signUp(uniqueName("Far"));
+    const response = await getAs("/guestbook?page=999999999", visitor.cookie);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toMatch(/\/guestbook(\?page=\d+)?$/);
   });
 });

@@ -14,12 +14,12 @@ export const accountKey = createContext<Account | null>("account");
 export const visitorReadKey = createContext<Record<string, unknown>>("visitor-read");
 
 /** SQL expressions by name, over the session row `s`: code, never input. */
-type Select = Readonly<Record<string, string>>;
+export type VisitorSelect = Readonly<Record<string, string>>;
 
 /** The session's account, read once per request: the second middleware to ask finds it in the context. */
 async function visitorAccount(
   { request, env, ctx, context, headers }: MiddlewareArgs,
-  select: Select,
+  select: VisitorSelect,
 ): Promise<Account | null> {
   const known = context.find(accountKey);
   if (known !== undefined) return known;
@@ -42,7 +42,7 @@ async function visitorAccount(
  */
 function sessionMiddleware(
   required: boolean,
-  select: (args: MiddlewareArgs) => Select = () => ({}),
+  select: (args: MiddlewareArgs) => VisitorSelect = () => ({}),
 ): Middleware {
   return async function session(args, next) {
     const account = await visitorAccount(args, select(args));
@@ -58,7 +58,7 @@ export const withVisitor = sessionMiddleware(false);
  * `withVisitor`, and in the same D1 query what `select` names for this request
  * (`context.get(visitorReadKey)`): a page that needs the visitor's own rows adds no query of its own.
  */
-export const withVisitorReading = (select: (args: MiddlewareArgs) => Select) =>
+export const withVisitorReading = (select: (args: MiddlewareArgs) => VisitorSelect) =>
   sessionMiddleware(false, select);
 
 /** Lets only a signed-in visitor through; a signed-out one goes to /sign-in?next=<this path>. */

@@ -33,14 +33,20 @@ export async function countEntries(db: D1Session): Promise<number> {
 }
 
 /**
- * Which entries of page `page` (as `listEntries` lists it) the session's account wrote, as SQL over
- * the session row `s`: read in the session's own query (`withVisitorReading`), a JSON array of
- * ids that `ownEntryIds` reads. The page's bounds are numbers the code computed, never text.
+ * Which entries around page `page` (as `listEntries` lists it, and a page either side: a shell
+ * up to two minutes old may list them a little shifted) the account wrote, as SQL: `author` is
+ * the session row's account in the session's own query (`withVisitorReading`), or a parameter.
+ * A JSON array of ids that `ownEntryIds` reads. The bounds are numbers the code computed, never
+ * text; a page past the end reads nothing (its LIMIT is 0, as `listEntries`' is, before any walk).
  */
-export function ownEntriesOnPage(page: number, author = "s.account_id"): string {
+export function ownEntriesOnPage(page: number, author: "s.account_id" | "?1" = "s.account_id"): string {
   if (!Number.isSafeInteger(page) || page < 1) throw new Error(`ownEntriesOnPage: not a page: ${page}`);
+  const from = Math.max(1, page - 1);
+  const skip = (from - 1) * PAGE_SIZE;
+  const rows = (page + 2 - from) * PAGE_SIZE;
   return `SELECT json_group_array(id) FROM (SELECT id, author_id FROM guestbook WHERE hidden_at IS NULL
-    ORDER BY created_at DESC, id DESC LIMIT ${PAGE_SIZE} OFFSET ${(page - 1) * PAGE_SIZE})
+    ORDER BY created_at DESC, id DESC
+    LIMIT (CASE WHEN ${TOTAL} > ${skip} THEN ${rows} ELSE 0 END) OFFSET ${skip})
     WHERE author_id = ${author}`;
 }
 

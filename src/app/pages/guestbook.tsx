@@ -13,7 +13,7 @@ import {
   PAGE_SIZE,
 } from "../db/guestbook.server";
 import { deleteOwnEntry } from "../db/accounts.server";
-import { accountKey, visitorReadKey, withVisitorReading } from "../auth/session.server";
+import { accountKey, visitorReadKey, withVisitorReading, type VisitorSelect } from "../auth/session.server";
 import * as v from "valibot";
 import {
   action,
@@ -30,7 +30,6 @@ import {
   type Data,
   type LoaderArgs,
   type PageProps,
-  type RequestContext,
 } from "verge";
 import { textField } from "../text-field";
 
@@ -66,13 +65,17 @@ export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
 }
 
 /**
- * Who the visitor is, for the loaders and actions below, and which entries of this page are
- * theirs: one D1 query together (none without a session cookie). A page number the loader
- * redirects away from reads page 1's: that answer is a redirect, with no entries to mark.
+ * Who the visitor is, for the loaders and actions below, and on a GET which entries of this page
+ * are theirs: one D1 query together (none without a session cookie). An action reads no entries
+ * there: its answer's `visitorLoader` reads them after the action wrote.
  */
-export const middleware = [withVisitorReading(({ url }) => ({ own: ownEntriesOnPage(pageOf(url)) }))];
+export const middleware = [
+  withVisitorReading(({ request, url }): VisitorSelect =>
+    request.method === "GET" ? { own: ownEntriesOnPage(pageOf(url)) } : {},
+  ),
+];
 
-/** The page a URL asks for; one the loader redirects away from reads as page 1 here. */
+/** The page a URL asks for; a malformed one reads as page 1 here (the loader redirects it there). */
 const pageOf = (url: URL) => pageNumber(url.searchParams.get("page") ?? "1") ?? 1;
 
 /**
@@ -82,7 +85,7 @@ const pageOf = (url: URL) => pageNumber(url.searchParams.get("page") ?? "1") ?? 
 export async function visitorLoader({ env, url, context }: LoaderArgs<typeof PATH>) {
   const account = context.find(accountKey) ?? null;
   const read = context.find(visitorReadKey) ?? {};
-  // After an action's write the read is gone (forgetOwn): the answer reads them again.
+  // An action's answer: the session's read had none (the action was still to write).
   const own = !account
     ? []
     : "own" in read
@@ -96,9 +99,6 @@ export async function visitorLoader({ env, url, context }: LoaderArgs<typeof PAT
  * a signature forgets them at once, and its signer reads past the cache (their D1 bookmark).
  */
 export const cache = { maxAge: 60, staleWhileRevalidate: 60, query: ["page"] };
-
-/** The visitor's own entries as the session read them, before this action wrote: read them again. */
-const forgetOwn = (context: RequestContext) => context.set(visitorReadKey, {});
 
 /** A key the form sent, or (non-browser clients without one) a fresh key: no deduplication then. */
 function keyOf(raw: string | undefined): string {
@@ -137,7 +137,6 @@ export const actions = {
       formKey: keyOf(fields[IDEMPOTENCY_FIELD]),
       authorId: context.find(accountKey)?.id ?? null,
     });
-    forgetOwn(context);
     return { created: id !== null };
   }),
   /** Only its author deletes an entry: anyone else (signed in or not) gets 403, and nothing changes. */
@@ -146,7 +145,6 @@ export const actions = {
     if (!account || !(await deleteOwnEntry(env.DB, account.id, input.id))) {
       return invalid({}, { status: STATUS.forbidden, message: "You can delete only your own entries." });
     }
-    forgetOwn(context);
     return { deleted: input.id };
   }),
 } satisfies Actions;
