@@ -21,6 +21,9 @@
 //   npm run bench:loop -- --render    the page rendered whole: each call carries a D1 bookmark
 //                                     (without it, a page that opts into the edge cache is served
 //                                     from it, as `npm run bench` asks for /guestbook)
+//   npm run bench:loop -- --hit --targets=app-quiet,app-quiet:render
+//                                     `<target>:render`: the same target rendering the page whole
+//                                     (a bookmark), alternating with the hit in the same rounds
 //   npm run bench:loop -- --d1-apart  also each target's D1 calls alone (recorded from one call,
 //                                     replayed in the same rounds), and the target less them:
 //                                     local D1 runs in the Worker's process, on Cloudflare it does not
@@ -118,11 +121,15 @@ try {
   const subjects = targets.flatMap((target) =>
     trees.map((tree) => ({ target, tree, label: tree === trees[0] ? target : `${target}@old` })),
   );
-  const run = async ({ target, tree, d1 }, count) => {
+  const run = async ({ target: named, tree, d1 }, count) => {
+    // `<target>:render`: that target rendering the page whole, in the same rounds as the others.
+    const [target, mode] = named.split(":");
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
     if (d1) query.set("d1", d1);
     if (options.data) query.set("data", "1");
-    if (options.hit) query.set("hit", "1");
+    if (mode === "render") {
+      // A bookmark: the worker's default without hit=1 or bookmark=0.
+    } else if (options.hit) query.set("hit", "1");
     else if (!bookmark) query.set("bookmark", "0");
     if (options["memory-cache"]) query.set("cache", "memory");
     if (options["signed-in"]) query.set("signed-in", "1");
