@@ -9,8 +9,8 @@ import {
   ownEntriesOnPage,
   ownEntryIds,
   pageNumber,
+  pagesOf,
   readOwnEntries,
-  PAGE_SIZE,
 } from "../db/guestbook.server";
 import { deleteOwnEntry } from "../db/accounts.server";
 import { accountKey, visitorReadKey, withVisitorReading, type VisitorSelect } from "../auth/session.server";
@@ -59,7 +59,7 @@ export async function loader({ url, env }: LoaderArgs<typeof PATH>) {
   const page = param === null ? 1 : pageNumber(param);
   if (page === null) return redirect(PATH);
   const { entries, total } = await listEntries(env.DB, page);
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const pages = pagesOf(total);
   if (page > pages) return redirect(pageHref(pages));
   return { entries, page, pages, total };
 }
