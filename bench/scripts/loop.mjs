@@ -13,6 +13,9 @@
 //                                     whatever the page's size (React has little else to do)
 //   npm run bench:loop -- --data      the page's data (X-Page-Data: 1, ?_data=1) instead of its HTML
 //   npm run bench:loop -- --profile   also a V8 CPU profile of each target: functions by self time
+//   npm run bench:loop -- --profile --profile-dir=<dir>
+//                                     and each profile written as <dir>/<target>.cpuprofile (DevTools'
+//                                     Performance panel opens it: the calls' tree, inclusive times)
 //   npm run bench:loop -- --hit       the app without a D1 bookmark: a page that opts into the edge
 //                                     cache is served from it (Miniflare's Cache API, in-process)
 //   npm run bench:loop -- --signed-in a visitor with a session (the product's session middleware
@@ -42,7 +45,7 @@
 // `npm run bench` signs them, every fourth by the --signed-in visitor); BENCH_STATE=<dir> uses another.
 // Each call carries a D1 bookmark where `npm run bench`'s workload for the page does (`/`), not
 // where it does not (`/items`). The rounds alternate the targets; each round's ratios are printed.
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startMiniflare } from "./miniflare.mjs";
@@ -58,6 +61,7 @@ const options = parseOptions(import.meta.url, {
   rounds: { type: "string", default: "10" },
   targets: { type: "string", default: "app,app-quiet,floor" },
   profile: { type: "boolean", default: false },
+  "profile-dir": { type: "string" },
   data: { type: "boolean", default: false },
   hit: { type: "boolean", default: false },
   "memory-cache": { type: "boolean", default: false },
@@ -239,6 +243,12 @@ async function profiles(port, run) {
     await send("Profiler.start");
     await run(t, n);
     const { profile } = await send("Profiler.stop");
+    if (options["profile-dir"]) {
+      mkdirSync(options["profile-dir"], { recursive: true });
+      const file = path.join(options["profile-dir"], `${t.replace(/[^\w.-]/g, "_")}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      log(`${t}: profile written to ${file}`);
+    }
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
     const self = (byTarget[t] = new Map());
     profile.samples.forEach((sample, i) => {
