@@ -69,14 +69,34 @@ export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   });
 }
 
-/** One browser for the calling test file: launched before its tests, closed after them. */
+/**
+ * The browsers of this run, one per set of launch options. The browser files run one at a time in
+ * one worker (vitest.config.ts), so each file borrows the same one instead of launching its own
+ * (a launch costs about 0.75 CPU-s). Playwright closes them as the worker exits.
+ */
+const launched = new Map<string, Promise<Browser>>();
+
+async function sharedBrowser(options: LaunchOptions): Promise<Browser> {
+  const key = JSON.stringify(options);
+  const browser = await launched.get(key);
+  if (browser?.isConnected()) return browser;
+  const fresh = launchBrowser(options);
+  launched.set(key, fresh);
+  return fresh;
+}
+
+/**
+ * A browser for the calling test file, from beforeAll on. Each test opens contexts of its own (no
+ * cookie, storage or cache is shared between contexts); whatever the file leaves open is closed
+ * after its tests, as if the browser were its alone.
+ */
 export function useBrowser(options: LaunchOptions = {}): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser(options);
+    browser = await sharedBrowser(options);
   });
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
   });
   return () => {
     if (!browser) throw new Error("useBrowser(): the browser is launched in beforeAll; call it inside tests");
