@@ -13,6 +13,10 @@ import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
 import { CHROMIUM_PATH } from "../support/chromium";
 import { VITALS_KEY } from "../../src/shared/vitals";
+import { startVisitorProxy } from "./visitor-proxy";
+
+/** Where a visitor's address reaches the worker (a context's own, or one its options name). */
+const ADDRESS_HEADER = "CF-Connecting-IP";
 
 export { CHROMIUM_PATH };
 
@@ -124,11 +128,22 @@ let visitors = 0;
  * A new page in its own context; `javaScriptEnabled: false` to see what works without JS. Each
  * context is its own visitor (CF-Connecting-IP) unless the options name one: the per-visitor limits
  * (the relay's, which every page's Web Vitals count toward, the guestbook's) are one test's alone.
+ * The address goes on every request the context makes, through a proxy of its own
+ * (./visitor-proxy.ts), as Cloudflare writes it: extraHTTPHeaders miss a page's last requests.
  */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<ObservedPage> {
-  const visitor = { "CF-Connecting-IP": `10.99.${Math.floor(++visitors / 250) % 250}.${visitors % 250}` };
-  const extraHTTPHeaders = { ...visitor, ...options.extraHTTPHeaders };
-  const context = await browser.newContext({ baseURL: inject("baseURL"), ...options, extraHTTPHeaders });
+  const { [ADDRESS_HEADER]: named, ...extraHTTPHeaders } = options.extraHTTPHeaders ?? {};
+  ++visitors;
+  const proxy = await startVisitorProxy(
+    named ?? `10.99.${Math.floor(visitors / 250) % 250}.${visitors % 250}`,
+  );
+  const context = await browser.newContext({
+    baseURL: inject("baseURL"),
+    ...options,
+    extraHTTPHeaders,
+    proxy: { server: proxy.server },
+  });
+  context.on("close", () => void proxy.close());
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
