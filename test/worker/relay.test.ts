@@ -85,46 +85,54 @@ describe("relay refusals", () => {
     expect(await received(PROJECT)).toEqual([]);
   });
 
-  it("answers 429 with Retry-After once one IP sends more than the limit", async () => {
-    await awaitFreshWindow();
-    const ip = randomIp();
-    const statuses: number[] = [];
-    let last: Response | undefined;
-    for (let i = 0; i < 32; i++) {
-      // Another project's DSN: refused (403) after the limit check, so nothing reaches the ingest.
-      const { response } = await relay(
-        { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": ip } },
-        vars,
-      );
-      statuses.push(response.status);
-      last = response;
-    }
-    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(403));
-    expect(statuses.slice(30)).toEqual([429, 429]);
-    expect(last!.headers.get("Retry-After")).toBe("60");
-    const other = await relay({ body: envelope(dsnFor(PROJECT + 1)) }, vars);
-    expect(other.response.status).toBe(403);
-  }, LIMIT_TEST_MS);
+  it(
+    "answers 429 with Retry-After once one IP sends more than the limit",
+    async () => {
+      await awaitFreshWindow();
+      const ip = randomIp();
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 32; i++) {
+        // Another project's DSN: refused (403) after the limit check, so nothing reaches the ingest.
+        const { response } = await relay(
+          { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": ip } },
+          vars,
+        );
+        statuses.push(response.status);
+        last = response;
+      }
+      expect(statuses.slice(0, 30)).toEqual(Array(30).fill(403));
+      expect(statuses.slice(30)).toEqual([429, 429]);
+      expect(last!.headers.get("Retry-After")).toBe("60");
+      const other = await relay({ body: envelope(dsnFor(PROJECT + 1)) }, vars);
+      expect(other.response.status).toBe(403);
+    },
+    LIMIT_TEST_MS,
+  );
 
-  it("counts an IPv6 /64 as one visitor: its 31st envelope from a new address is refused", async () => {
-    await awaitFreshWindow();
-    const network = `fd01:${randomIp().split(".").slice(1).join(":")}`;
-    const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) {
-      const ip = `${network}::${(i + 1).toString(16)}`;
-      const { response } = await relay(
-        { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": ip } },
+  it(
+    "counts an IPv6 /64 as one visitor: its 31st envelope from a new address is refused",
+    async () => {
+      await awaitFreshWindow();
+      const network = `fd01:${randomIp().split(".").slice(1).join(":")}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i++) {
+        const ip = `${network}::${(i + 1).toString(16)}`;
+        const { response } = await relay(
+          { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": ip } },
+          vars,
+        );
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([...Array(30).fill(403), 429]);
+      const otherNetwork = await relay(
+        { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": `${network}1::1` } },
         vars,
       );
-      statuses.push(response.status);
-    }
-    expect(statuses).toEqual([...Array(30).fill(403), 429]);
-    const otherNetwork = await relay(
-      { body: envelope(dsnFor(PROJECT + 1)), headers: { "CF-Connecting-IP": `${network}1::1` } },
-      vars,
-    );
-    expect(otherNetwork.response.status).toBe(403);
-  }, LIMIT_TEST_MS);
+      expect(otherNetwork.response.status).toBe(403);
+    },
+    LIMIT_TEST_MS,
+  );
 
   it("refuses to relay without its limiter binding, and says why in the log", async () => {
     const { response, lines } = await relay(
