@@ -86,11 +86,14 @@ export async function startVisitorProxy(address: string): Promise<VisitorProxy> 
   const { port } = server.address() as AddressInfo;
   return {
     server: `http://127.0.0.1:${port}`,
+    // A page's last report may still be on its way as its context closes: what is in flight
+    // finishes (for two seconds at most), the idle connections and the tunnels end now.
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        for (const socket of tunnels) socket.destroy();
         server.close(() => resolve());
+        server.closeIdleConnections();
+        for (const socket of tunnels) socket.destroy();
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
       }),
   };
 }
