@@ -35,8 +35,7 @@ const UNUSED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmni
 
 /**
  * What playwright-core 1.65 turns off itself (its chromiumSwitches, less its Windows and Edge
- * ones): a second --disable-features
- * replaces the first, so ours must repeat them.
+ * ones): a second --disable-features replaces the first, so ours must repeat them.
  */
 const PLAYWRIGHT_DISABLED_FEATURES = [
   "AimEnabled",
@@ -213,6 +212,25 @@ export async function ingestControl(path: string): Promise<unknown> {
 }
 
 const isVitals = (envelope: RecordedEnvelope) => VITALS_KEY in envelope.header;
+
+/**
+ * Waits until the collector listens (once the page is idle): views left before that go
+ * unreported. Built, it is a hashed chunk; under `npm run dev`, its source module. Its fetch is
+ * not enough: a page can be left between the chunk's arrival and the collector's start, a gap
+ * that grows on a busy machine. The page's own import() of the same module settles once it has
+ * run, and starts the collector in a reaction to that; the task after ours comes after both.
+ */
+export async function vitalsCollecting(page: Page) {
+  const chunk = await page.waitForFunction(
+    () =>
+      performance
+        .getEntriesByType("resource")
+        .find((entry) => /\/vitals-report(-[\w-]+\.js|\.ts)(\?|$)/.test(entry.name))?.name,
+  );
+  // A string: vitest would rewrite an import() written in a function.
+  const url = JSON.stringify(await chunk.jsonValue());
+  await page.evaluate(`import(${url}).then(() => new Promise((resolve) => setTimeout(resolve, 0)))`);
+}
 
 /** Every error report the fake ingest accepted since the last reset (Web Vitals reports left out). */
 export const ingestEnvelopes = async () =>

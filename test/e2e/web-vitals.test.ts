@@ -13,6 +13,7 @@ import {
   TEST_APP,
   trackFetches,
   useBrowser,
+  vitalsCollecting,
   vitalsEnvelopes,
 } from "./support";
 import type { RecordedEnvelope } from "../support/fake-ingest";
@@ -34,25 +35,6 @@ const documentRay = (page: Page) =>
         (entry) => entry.name === "ray",
       )?.description,
   );
-
-/**
- * Waits until the collector listens (once the page is idle): views left before that go
- * unreported. Built, it is a hashed chunk; under `npm run dev`, its source module. Its fetch is
- * not enough: on a busy machine the page was once left between the chunk's arrival and the
- * collector's start. The page's own import() of the same module settles once it has run, and
- * starts the collector in a reaction to that; the task after ours comes after both.
- */
-async function collecting(page: Page) {
-  const chunk = await page.waitForFunction(
-    () =>
-      performance
-        .getEntriesByType("resource")
-        .find((entry) => /\/vitals-report(-[\w-]+\.js|\.ts)(\?|$)/.test(entry.name))?.name,
-  );
-  // A string: vitest would rewrite an import() written in a function.
-  const url = JSON.stringify(await chunk.jsonValue());
-  await page.evaluate(`import(${url}).then(() => new Promise((resolve) => setTimeout(resolve, 0)))`);
-}
 
 /** What a browser without soft-navigation entries shows a page (Chromium before 151, Firefox, Safari). */
 const withoutSoftNavigations = () => {
@@ -95,7 +77,7 @@ describe("Web Vitals", () => {
     await page.goto("/guestbook?page=1");
     const ray = await documentRay(page);
     expect(ray).toMatch(/^[0-9a-f]{16}$/);
-    await collecting(page);
+    await vitalsCollecting(page);
     expect(await reportsOf("/guestbook", "navigate")).toEqual([]); // nothing before the view ends
     await page.goto(elsewhere());
 
@@ -128,7 +110,7 @@ describe("Web Vitals", () => {
   /** Home, then a click to the guestbook, then the page left: both views reported, each once. */
   async function clientNavigation(page: Page) {
     await page.goto("/");
-    await collecting(page);
+    await vitalsCollecting(page);
     const answer = page.waitForResponse((response) => response.request().headers()["x-page-data"] === "1");
     await page.getByRole("link", { name: "Guestbook" }).first().click();
     const ray = answerRay(await answer);
@@ -169,7 +151,7 @@ describe("Web Vitals", () => {
       const baseURL = inject(server === "dev" ? "devURL" : "baseURL");
       const { page, context } = await openPage(browser(), { baseURL });
       await page.goto("/");
-      await collecting(page);
+      await vitalsCollecting(page);
       await page.getByRole("link", { name: "Guestbook" }).first().click();
       await expect.poll(() => heading(page)).toBe("Guestbook");
       await hide(page);
@@ -186,7 +168,7 @@ describe("Web Vitals", () => {
     const { page, context } = await openPage(browser());
     await page.goto("/guestbook");
     const ray = await documentRay(page);
-    await collecting(page);
+    await vitalsCollecting(page);
     await page.evaluate(() =>
       addEventListener("pageshow", (event) => Object.assign(window, { __restored: event.persisted })),
     );
@@ -208,7 +190,7 @@ describe("Web Vitals", () => {
   it("adds nothing an accessibility scan finds", async () => {
     const { page, context } = await openPage(browser());
     await page.goto("/");
-    await collecting(page);
+    await vitalsCollecting(page);
     expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
     await context.close();
   });

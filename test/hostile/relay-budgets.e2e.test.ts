@@ -2,7 +2,14 @@
 // browser marks each report, and the relay takes what the collector writes as one vitals envelope
 // (a marked post that is anything else is refused: relay-budgets.worker.test.ts).
 import { beforeEach, describe, expect, inject, it } from "vitest";
-import { ingestControl, logLines, openPage, useBrowser, vitalsEnvelopes } from "../e2e/support";
+import {
+  ingestControl,
+  logLines,
+  openPage,
+  useBrowser,
+  vitalsCollecting,
+  vitalsEnvelopes,
+} from "../e2e/support";
 
 const browser = useBrowser();
 beforeEach(async () => {
@@ -16,11 +23,7 @@ describe("the relay's vitals budget, from the browser", () => {
   it("takes a page view's report on the vitals budget and forwards it", async () => {
     const { page, context } = await openPage(browser());
     await page.goto("/guestbook");
-    await page.waitForFunction(() =>
-      performance
-        .getEntriesByType("resource")
-        .some((entry) => /\/vitals-report-[\w-]+\.js$/.test(entry.name)),
-    );
+    await vitalsCollecting(page);
     await page.goto(elsewhere());
     await expect.poll(async () => (await vitalsEnvelopes()).length).toBeGreaterThan(0);
     const eventIds = (await vitalsEnvelopes()).map((envelope) => envelope.header.event_id);
