@@ -13,10 +13,8 @@ import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { RecordedEnvelope } from "../support/fake-ingest";
 import { CHROMIUM_PATH } from "../support/chromium";
 import { VITALS_KEY } from "../../src/shared/vitals";
+import { CONNECTING_IP_HEADER } from "../../src/shared/visitor-limit";
 import { startVisitorProxy } from "./visitor-proxy";
-
-/** Where a visitor's address reaches the worker (a context's own, or one its options name). */
-const ADDRESS_HEADER = "CF-Connecting-IP";
 
 export { CHROMIUM_PATH };
 
@@ -131,7 +129,7 @@ let visitors = 0;
  * (./visitor-proxy.ts), as Cloudflare writes it: extraHTTPHeaders miss a page's last requests.
  */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<ObservedPage> {
-  const { [ADDRESS_HEADER]: named, ...extraHTTPHeaders } = options.extraHTTPHeaders ?? {};
+  const { [CONNECTING_IP_HEADER]: named, ...extraHTTPHeaders } = options.extraHTTPHeaders ?? {};
   ++visitors;
   const proxy = await startVisitorProxy(
     named ?? `10.99.${Math.floor(visitors / 250) % 250}.${visitors % 250}`,

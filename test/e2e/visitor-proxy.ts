@@ -7,6 +7,7 @@
 import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
+import { CONNECTING_IP_HEADER } from "../../src/shared/visitor-limit";
 
 /** Headers that belong to one hop (RFC 9110, 7.6.1), not to the request or answer passed on. */
 const HOP_BY_HOP = new Set([
@@ -46,7 +47,8 @@ export interface VisitorProxy {
 export async function startVisitorProxy(address: string): Promise<VisitorProxy> {
   const server = createServer((incoming, outgoing) => {
     const target = new URL(incoming.url ?? "/");
-    const headers = { ...endToEnd(incoming.headers), "cf-connecting-ip": address };
+    // Node's headers are lower-case: the browser's own spelling, if it sent one, is replaced.
+    const headers = { ...endToEnd(incoming.headers), [CONNECTING_IP_HEADER.toLowerCase()]: address };
     const upstream = request(
       {
         host: target.hostname,
