@@ -14,7 +14,7 @@ import type { RecordedEnvelope } from "../support/fake-ingest";
 import { CHROMIUM_PATH } from "../support/chromium";
 import { VITALS_KEY } from "../../src/shared/vitals";
 import { CONNECTING_IP_HEADER } from "../../src/shared/visitor-limit";
-import { startVisitorProxy } from "./visitor-proxy";
+import { startVisitorProxy, type VisitorProxy } from "./visitor-proxy";
 
 export { CHROMIUM_PATH };
 
@@ -98,6 +98,8 @@ export function useBrowser(options: LaunchOptions = {}): () => Browser {
   });
   afterAll(async () => {
     await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+    // What the closed pages sent as they closed (a Web Vitals report) ends before the next file.
+    await Promise.all([...openProxies].map((proxy) => proxy.close()));
   });
   return () => {
     if (!browser) throw new Error("useBrowser(): the browser is launched in beforeAll; call it inside tests");
@@ -120,6 +122,8 @@ export const TEST_APP = {
 };
 
 let visitors = 0;
+/** The proxies of contexts not yet closed, or closed with requests still on their way. */
+const openProxies = new Set<VisitorProxy>();
 
 /**
  * A new page in its own context; `javaScriptEnabled: false` to see what works without JS. Each
@@ -140,7 +144,8 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
     extraHTTPHeaders,
     proxy: { server: proxy.server },
   });
-  context.on("close", () => void proxy.close());
+  openProxies.add(proxy);
+  context.on("close", () => void proxy.close().then(() => openProxies.delete(proxy)));
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("console", (message) => {
@@ -210,6 +215,15 @@ export async function ingestControl(path: string): Promise<unknown> {
 }
 
 const isVitals = (envelope: RecordedEnvelope) => VITALS_KEY in envelope.header;
+
+/** The ray a document's answer named (Server-Timing), as the page itself reads it. */
+export const documentRay = (page: Page) =>
+  page.evaluate(
+    () =>
+      (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).serverTiming.find(
+        (entry) => entry.name === "ray",
+      )?.description,
+  );
 
 /**
  * Waits until the collector listens (once the page is idle): views left before that go

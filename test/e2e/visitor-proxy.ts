@@ -86,16 +86,18 @@ export async function startVisitorProxy(address: string): Promise<VisitorProxy> 
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  // A page's last report may still be on its way as its context closes: what is in flight
+  // finishes (for two seconds at most), the idle connections and the tunnels end now. Once: a
+  // second call waits for the same end.
+  let closed: Promise<void> | undefined;
   return {
     server: `http://127.0.0.1:${port}`,
-    // A page's last report may still be on its way as its context closes: what is in flight
-    // finishes (for two seconds at most), the idle connections and the tunnels end now.
     close: () =>
-      new Promise<void>((resolve) => {
+      (closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         for (const socket of tunnels) socket.destroy();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
-      }),
+      })),
   };
 }

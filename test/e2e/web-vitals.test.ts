@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, inject, it } from "vitest";
 import type { Page, Response } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import {
+  documentRay,
   ingestControl,
   logLines,
   openPage,
@@ -26,15 +27,6 @@ beforeEach(async () => {
 
 /** The same server under another name: another site to the browser. */
 const elsewhere = () => `${inject("baseURL").replace("127.0.0.1", "localhost")}/robots.txt`;
-
-/** The ray a document's answer named (Server-Timing), as the page itself reads it. */
-const documentRay = (page: Page) =>
-  page.evaluate(
-    () =>
-      (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).serverTiming.find(
-        (entry) => entry.name === "ray",
-      )?.description,
-  );
 
 /** What a browser without soft-navigation entries shows a page (Chromium before 151, Firefox, Safari). */
 const withoutSoftNavigations = () => {
