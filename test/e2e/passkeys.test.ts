@@ -85,7 +85,7 @@ describe("passkeys with Chromium's virtual authenticator", () => {
     );
     await mine.getByRole("button", { name: "Delete" }).click();
     await expect.poll(() => mine.count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Delete" }).count()).toBe(1);
+    await expect.poll(() => page.getByRole("button", { name: "Delete" }).count()).toBe(1);
 
     // A second device: its own authenticator (the first one removed, so the browser uses the laptop).
     await removeVirtualAuthenticator(phone);
