@@ -30,6 +30,9 @@
 //   npm run bench:loop -- --d1-apart  also each target's D1 calls alone (recorded from one call,
 //                                     replayed in the same rounds), and the target less them:
 //                                     local D1 runs in the Worker's process, on Cloudflare it does not
+//   npm run bench:loop -- --d1-memory every D1 call answered from a recording of one call, in the
+//                                     isolate: the process CPU is the Worker's own, as on Cloudflare
+//                                     (where D1 runs elsewhere), and a --profile of it is readable
 //   npm run bench:loop -- --hit --memory-cache
 //                                     the same from a Map in the isolate: what a hit costs the Worker
 //                                     itself, without Miniflare's cache Worker and its storage
@@ -67,10 +70,13 @@ const options = parseOptions(import.meta.url, {
   "memory-cache": { type: "boolean", default: false },
   "signed-in": { type: "boolean", default: false },
   "d1-apart": { type: "boolean", default: false },
+  "d1-memory": { type: "boolean", default: false },
   render: { type: "boolean", default: false },
   against: { type: "string" },
 });
 if (options.hit && options.render) throw new Error("--hit and --render: say one (a hit, or a whole render)");
+if (options["d1-apart"] && options["d1-memory"])
+  throw new Error("--d1-apart and --d1-memory: say one (D1 timed apart, or answered from memory)");
 const n = Number(options.n);
 const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
@@ -143,11 +149,21 @@ try {
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();
   };
+  // --d1-memory: each target's D1 calls, recorded from one call, answer all its calls after.
+  if (options["d1-memory"]) {
+    for (const subject of subjects) {
+      const { d1Calls } = await run({ ...subject, d1: "record" }, 1);
+      log(`${subject.label}: ${d1Calls} D1 calls per call (statements or batches), answered from memory`);
+      subject.d1 = "memory";
+    }
+  }
   for (const subject of subjects) {
-    const { bytesPerRequest, failed } = await run(subject, 300);
+    const { bytesPerRequest, failed, firstFailure } = await run(subject, 300);
     // `failed`: trees from before it was counted leave it out.
     if (failed)
-      throw new Error(`${subject.label}: ${failed} of 300 calls to ${options.path} did not answer 2xx`);
+      throw new Error(
+        `${subject.label}: ${failed} of 300 calls to ${options.path} did not answer 2xx; the first: ${firstFailure}`,
+      );
     log(`${subject.label}: ${bytesPerRequest} bytes per call (warm-up)`);
   }
   // --d1-apart: each target's D1 calls, recorded from one call, timed alone in the same rounds.
@@ -204,7 +220,9 @@ try {
     for (const target of targets.slice(0, -1)) ratio(target, last);
   }
   if (trees[0].inspectorPort)
-    await profiles(trees[0].inspectorPort, (target, count) => run({ target, tree: trees[0] }, count));
+    await profiles(trees[0].inspectorPort, (target, count) =>
+      run({ target, tree: trees[0], d1: options["d1-memory"] ? "memory" : undefined }, count),
+    );
 } finally {
   for (const worker of workers) await worker.dispose();
   other?.remove();

@@ -13,7 +13,7 @@ import { documentAlone } from "./document-alone";
 import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src/shared/protocol";
 import { sealBookmark } from "../../src/server/bookmark-seal";
 import { createSession, nowSeconds } from "../../src/server/sessions";
-import { recordingEnv, replay, type Recorded } from "./d1-replay";
+import { answeringEnv, recordingEnv, replay, type Recorded } from "./d1-replay";
 
 /**
  * A bookmark makes the app render a page it would serve from its edge cache (the floor always
@@ -128,7 +128,8 @@ export default {
     if (params.has("seed")) await seed(env, Number(params.get("seed")));
     const visitor = params.get("signed-in") === "1" ? await session(env) : {};
     const headers: HeadersInit = { ...(data ? { [PAGE_DATA_HEADER]: "1" } : {}), ...bookmark, ...visitor };
-    // d1=record: one call, its D1 calls kept for d1=replay, which runs only them, `n` times.
+    // d1=record: one call, its D1 calls kept for d1=replay, which runs only them, `n` times, and
+    // for d1=memory, whose calls D1 answers from them, in the isolate.
     const call = new URLSearchParams(params);
     call.delete("d1");
     call.delete("n");
@@ -141,15 +142,25 @@ export default {
     }
     const calls: Recorded[] = [];
     if (params.get("d1") === "record") recorded.set(key, calls);
-    const callEnv = params.get("d1") === "record" ? recordingEnv(env, calls) : env;
+    let callEnv = params.get("d1") === "record" ? recordingEnv(env, calls) : env;
+    if (params.get("d1") === "memory") {
+      const log = recorded.get(key);
+      if (!log) return new Response("d1=memory: record this call first (d1=record)", { status: 400 });
+      callEnv = await answeringEnv(env, log);
+    }
     let bytes = 0;
     let failed = 0;
+    let firstFailure: string | undefined;
     for (let i = 0; i < n; i++) {
       const response = await target.fetch(new Request(page, { headers }), callEnv, ctx);
-      bytes += (await response.arrayBuffer()).byteLength;
-      if (!response.ok) failed++;
+      const body = await response.arrayBuffer();
+      bytes += body.byteLength;
+      if (!response.ok) {
+        failed++;
+        firstFailure ??= `${response.status}: ${new TextDecoder().decode(body).slice(0, 300)}`;
+      }
     }
     // A target that fails is cheap: loop.mjs refuses to time it.
-    return Response.json({ bytesPerRequest: bytes / n, failed, d1Calls: calls.length / n });
+    return Response.json({ bytesPerRequest: bytes / n, failed, firstFailure, d1Calls: calls.length / n });
   },
 } satisfies ExportedHandler<Env>;
