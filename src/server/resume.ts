@@ -49,7 +49,7 @@ export function resumed(
     const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
     const live = (hole.live as Record<string, DeferredPromise>)[VISITOR_KEY]!;
     // Every hole reads the visitor's value, and every hole waits for it: it goes out once, ahead
-    // of them, not once in each (a page of 20 delete buttons is 20 holes).
+    // of them, and none has a script of its own (a page of 20 delete buttons is 20 holes).
     writtenAhead(live);
     const page = { ...shell.page, visitor: live as unknown as DeferredMarker };
     // The embedded page data is in the prelude already: resume renders only the way to the holes.

@@ -94,7 +94,8 @@ async function prerendered(
   const pending = tagDeferred(VISITOR_KEY, new Promise<never>(() => {}));
   const { live, json, settled } = pageDeferred(c, { ...loaded, visitor: undefined });
   live.visitor = pending as unknown as DeferredMarker;
-  json.visitor = { $deferred: VISITOR_KEY };
+  // Resumed, the visitor's value goes out once ahead of the holes (resume.ts): none carries its own.
+  json.visitor = { $deferred: VISITOR_KEY, ahead: true };
   const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json));
   const stop = new AbortController();
   const done = new Error("the shell is done");

@@ -23,7 +23,8 @@ const WRITTEN = /* @__PURE__ */ Symbol.for("verge.deferred-written");
 
 /**
  * Server: `promise`'s value is written once ahead of the boundaries that read it (a resumed
- * shell's visitor value), so each of them leaves its own script empty.
+ * shell's visitor value), so none of them writes a script of its own. The browser learns it from
+ * the embedded page data's marker (`ahead`), and renders none either.
  */
 export function writtenAhead(promise: DeferredPromise): void {
   Object.assign(promise, { [WRITTEN]: true });
@@ -48,8 +49,7 @@ const streamed = new Map<string, DeferredPromise>();
 function readStreamedDeferred(key: string): DeferredPromise {
   const known = streamed.get(key);
   if (known) return known;
-  // The one that holds it: where it went out once ahead of its holes, theirs are empty.
-  const element = document.querySelector(`script[${DEFERRED_ATTR}="${CSS.escape(key)}"]:not(:empty)`);
+  const element = document.querySelector(`script[${DEFERRED_ATTR}="${CSS.escape(key)}"]`);
   const settled: Settled<unknown> = element
     ? (JSON.parse(element.textContent ?? "null") as Settled<unknown>)
     : { error: { digest: "unavailable" } };
@@ -71,43 +71,52 @@ interface AwaitProps<T> {
 /** Renders a deferred loader value; put it inside <Suspense> with a fallback. */
 export function Await<T>({ resolve, children }: AwaitProps<T>) {
   if (isDeferred(resolve)) {
-    return <AwaitDeferred promise={resolve as DeferredPromise<T>} render={children} />;
+    return (
+      <AwaitDeferred
+        promise={resolve as DeferredPromise<T>}
+        render={children}
+        // A promise is the server's (the browser's come as markers): only the server writes ahead.
+        ahead={import.meta.env.SSR && WRITTEN in resolve}
+      />
+    );
   }
   if (isDeferredMarker(resolve)) {
-    if (resolve.settled) return <SettledView settled={resolve.settled as Settled<T>} render={children} />;
+    if (resolve.settled) return shown(resolve.settled as Settled<T>, children);
     const promise = readStreamedDeferred(resolve.$deferred) as DeferredPromise<T>;
-    return <AwaitDeferred promise={promise} render={children} />;
+    return <AwaitDeferred promise={promise} render={children} ahead={resolve.ahead} />;
   }
-  return <>{children(resolve as T)}</>;
+  return children(resolve as T);
 }
 
-function SettledView<T>({ settled, render }: { settled: Settled<T>; render: (value: T) => ReactNode }) {
-  return <>{"error" in settled ? <RouteErrorView digest={settled.error.digest} /> : render(settled.value)}</>;
-}
+/** What a settled value shows: the page's view of it, or the error view with its digest. */
+const shown = <T,>(settled: Settled<T>, render: (value: T) => ReactNode) =>
+  "error" in settled ? <RouteErrorView digest={settled.error.digest} /> : render(settled.value);
 
 function AwaitDeferred<T>({
   promise,
   render,
+  ahead,
 }: {
   promise: DeferredPromise<T>;
   render: (value: T) => ReactNode;
+  /** Its value went out ahead of the boundary (writtenAhead): no script of its own. */
+  ahead: boolean | undefined;
 }) {
   const settled = use(promise);
   const nonce = useNonce();
+  const view = shown(settled, render);
+  if (ahead) return view;
   return (
     <>
-      <SettledView settled={settled} render={render} />
+      {view}
       <script
         type="application/json"
         {...{ [DEFERRED_ATTR]: promise[KEY] }}
         nonce={nonce}
         suppressHydrationWarning
-        // Written by the server (empty where the value went out ahead: writtenAhead); the browser
-        // hydrates from the first and never writes it (a client navigation's values come settled,
-        // without a script), so its bundle leaves the JSON out.
-        dangerouslySetInnerHTML={{
-          __html: import.meta.env.SSR && !(WRITTEN in promise) ? scriptSafeJson(settled) : "",
-        }}
+        // Written by the server; the browser hydrates from it and never writes it (a client
+        // navigation's values come settled, without a script), so its bundle leaves the JSON out.
+        dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? scriptSafeJson(settled) : "" }}
       />
     </>
   );

@@ -82,6 +82,11 @@ export type Params = Record<string, string>;
 export type DeferredMarker = {
   $deferred: string;
   settled?: { value: unknown } | { error: ErrorPayload };
+  /**
+   * The value goes out once, ahead of the boundaries that read it (a resumed shell's visitor
+   * value): they carry no script of their own.
+   */
+  ahead?: true;
 };
 
 /**
