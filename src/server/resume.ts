@@ -51,6 +51,11 @@ export function resumed(
     // Every hole reads the visitor's value, and every hole waits for it: it goes out once, ahead
     // of them, and none has a script of its own (a page of 20 delete buttons is 20 holes).
     writtenAhead(live);
+    // React renders the holes once the value is in, each in one go: a thenable marked fulfilled
+    // (React's `status`/`value` protocol) is read at once, where a pending one suspends every
+    // hole and pings each again. The prelude is on its way meanwhile; the value always settles
+    // (splitDeferred: by its deadline at the latest).
+    Object.assign(live, { status: "fulfilled", value: await live });
     const page = { ...shell.page, visitor: live as unknown as DeferredMarker };
     // The embedded page data is in the prelude already: resume renders only the way to the holes.
     const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
