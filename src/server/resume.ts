@@ -41,26 +41,38 @@ export function resumed(
     forget?.();
     forget = undefined;
   };
-  // Begun once the prelude is on its way: React replays the way to the holes at once, in the
-  // same turn, and the first byte should not wait for it, nor for what only React needs.
-  let begin!: () => void;
-  const begun = new Promise<void>((resolve) => (begin = resolve));
+  // Begun once the prelude is on its way (the first byte waits for nothing only React needs), or
+  // when the answer is cancelled: then what waits on the holes ends without rendering them.
+  let left!: () => void;
+  const leaving = new Promise<undefined>((resolve) => (left = () => resolve(undefined)));
+  let begin!: (cancelled: boolean) => void;
+  const begun = new Promise<void>(
+    (resolve) =>
+      (begin = (cancelled) => {
+        if (cancelled) left();
+        resolve();
+      }),
+  );
   const holes = begun.then(async () => {
     const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
     const live = (hole.live as Record<string, DeferredPromise>)[VISITOR_KEY]!;
     // Every hole reads the visitor's value, and every hole waits for it: it goes out once, ahead
     // of them, and none has a script of its own (a page of 20 delete buttons is 20 holes).
     writtenAhead(live);
-    // React renders the holes once the value is in, each in one go: a thenable marked fulfilled
-    // (React's `status`/`value` protocol) is read at once, where a pending one suspends every
-    // hole and pings each again. The prelude is on its way meanwhile; the value always settles
-    // (splitDeferred: by its deadline at the latest).
-    Object.assign(live, { status: "fulfilled", value: await live });
-    const page = { ...shell.page, visitor: live as unknown as DeferredMarker };
-    // The embedded page data is in the prelude already: resume renders only the way to the holes.
-    const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
     const deadline = renderDeadline(c, hole.settled);
     try {
+      // React resumes the holes once the value is in, each in one go: a thenable marked fulfilled
+      // (React's `status`/`value` protocol) is read at once, where a pending one suspends every
+      // hole and pings each again. The value always settles (by its deadline at the latest).
+      const settled = await Promise.race([live, leaving]);
+      if (settled === undefined) {
+        deadline.done();
+        return { lead: Promise.resolve(""), stream: ended() };
+      }
+      Object.assign(live, { status: "fulfilled", value: settled });
+      const page = { ...shell.page, visitor: live as unknown as DeferredMarker };
+      // The embedded page data is in the prelude already: resume renders only the way to the holes.
+      const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
       const state = typeof postponed === "string" ? (JSON.parse(postponed) as PostponedState) : postponed;
       const stream = await timed(c, "resume", () =>
         resume(tree, state, {
@@ -74,7 +86,7 @@ export function resumed(
         }),
       );
       stream.allReady.then(deadline.done, deadline.done);
-      return { lead: live.then((settled) => deferredScript(VISITOR_KEY, settled, nonce)), stream };
+      return { lead: live.then((value) => deferredScript(VISITOR_KEY, value, nonce)), stream };
     } catch (error) {
       deadline.done();
       throw error;
@@ -89,6 +101,12 @@ export function resumed(
     return resumeFailed(capture(error), nonce);
   };
   return htmlResponse(prefixed(shell.prelude, begin, holes, failed), shell.page.status, headers);
+}
+
+/** A stream with nothing in it, done: the holes of an answer cancelled before they were resumed. */
+function ended(): ReadableStream<Uint8Array> & { allReady: Promise<void> } {
+  const stream = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  return Object.assign(stream, { allReady: Promise.resolve() });
 }
 
 /**
@@ -117,11 +135,11 @@ function deferredScript(key: string, settled: Settled<unknown>, nonce: string): 
 /**
  * `prefix`, then what `rest` streams once it is ready (its `lead` first), or `failed`'s bytes if
  * it cannot be. `begin` starts `rest`: in the turn after the prefix is taken, or when the answer
- * is cancelled (so that what waits on `rest` still ends).
+ * is cancelled (`begin(true)`, so that what waits on `rest` still ends).
  */
 function prefixed(
   prefix: Uint8Array<ArrayBuffer>,
-  begin: () => void,
+  begin: (cancelled: boolean) => void,
   rest: Promise<{ lead: Promise<string>; stream: ReadableStream<Uint8Array> }>,
   failed: (error: unknown) => Uint8Array,
 ): ReadableStream<Uint8Array> {
@@ -136,7 +154,7 @@ function prefixed(
     async pull(controller) {
       if (!sentPrefix) {
         sentPrefix = true;
-        setTimeout(begin, 0);
+        setTimeout(() => begin(false), 0);
         return controller.enqueue(prefix);
       }
       const next = await ready;
@@ -153,7 +171,7 @@ function prefixed(
       else controller.enqueue(value);
     },
     cancel: async (reason) => {
-      begin();
+      begin(true);
       const next = await ready;
       if ("reader" in next) await next.reader.cancel(reason);
     },

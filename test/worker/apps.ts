@@ -55,13 +55,17 @@ export function recordedApp(routes: RouteTable | "fixture") {
     log: (line) => written.push(line),
   };
   const app = routes === "fixture" ? testApp(hooks) : appWith(routes, hooks);
+  /** The log lines and reports written since the last take. */
+  const take = () => ({
+    lines: written.splice(0).map((line) => JSON.parse(line) as Record<string, any>),
+    reports: reports.splice(0),
+  });
   async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
     const ctx = createExecutionContext();
     const response = await app.fetch(new Request(`http://localhost${path}`, init), { ...env, ...vars }, ctx);
     const body = await response.text();
     await waitOnExecutionContext(ctx);
-    const lines = written.splice(0).map((line) => JSON.parse(line) as Record<string, any>);
-    return { response, body, lines, reports: reports.splice(0) };
+    return { response, body, ...take() };
   }
-  return { app, send };
+  return { app, send, take };
 }

@@ -2,6 +2,7 @@
 import { Suspense, use } from "react";
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { cacheGeneration, cacheKey } from "../../src/server/cache-entry";
 import { Await } from "../../src/shared/await";
 import { page, type PageProps, type RouteModule } from "../../src/shared/route-module";
@@ -108,7 +109,7 @@ const routes = [
   page("/rows", module({ default: Rows })),
 ];
 
-const { send } = recordedApp(routes);
+const { app, send, take } = recordedApp(routes);
 const fresh = () => `test=${crypto.randomUUID()}`;
 const as = (name: string) => ({ headers: { Cookie: `name=${name}` } });
 
@@ -243,6 +244,29 @@ describe("a page with a per-visitor loader", () => {
     expect(lines[0]!.digest).toMatch(/^[0-9a-z]{11}$/);
     expect(body).toContain(`data-testid="digest">${lines[0]!.digest}<`);
     expect(body.endsWith("</body></html>")).toBe(true);
+  });
+
+  it("ends at once for a visitor who leaves before their data comes, nothing reported", async () => {
+    const path = `/hangs?${fresh()}`;
+    await send(path, {}, { DEFERRED_TIMEOUT_MS: "100" } as Partial<Env>);
+    // The data would come at the deadline, 10 s away: the visitor leaves after the prelude.
+    const ctx = createExecutionContext();
+    const left = new AbortController();
+    const response = await app.fetch(
+      new Request(`http://localhost${path}`, { signal: left.signal }),
+      env,
+      ctx,
+    );
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain("<!DOCTYPE html>");
+    left.abort();
+    const ended = Promise.all([reader.cancel(), waitOnExecutionContext(ctx)]).then(() => "ended");
+    const late = new Promise((resolve) => setTimeout(() => resolve("still waiting"), 3000));
+    expect(await Promise.race([ended, late])).toBe("ended");
+    const { lines, reports } = take();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ cache: "shell", status: 200 });
+    expect(reports).toEqual([]);
   });
 
   it("fails loudly when the page reads the visitor's data outside <Suspense>", async () => {
