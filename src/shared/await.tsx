@@ -68,7 +68,11 @@ interface AwaitProps<T> {
   children: (value: T) => ReactNode;
 }
 
-/** Renders a deferred loader value; put it inside <Suspense> with a fallback. */
+/**
+ * Renders a deferred loader value; put it inside <Suspense> with a fallback. `children` is called
+ * during Await's own render, not as a component of its own: a hook belongs in a component it
+ * returns (an error shows the error view instead, and would skip the hook).
+ */
 export function Await<T>({ resolve, children }: AwaitProps<T>) {
   if (isDeferred(resolve)) {
     return (

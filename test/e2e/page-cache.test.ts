@@ -40,14 +40,6 @@ async function visitTwice(page: Page, url: string) {
   return response;
 }
 
-/**
- * Resolves after the page's next animation frame. React reveals a streamed section (its `$RC`
- * script, at the end of the stored document) in the first frame after it is parsed, which may
- * come after the load event: a callback asked for after load runs after React's, in that frame.
- */
-const nextFrame = (page: Page) =>
-  page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
-
 /** The CSP header's nonce, and every nonce the document's scripts and preloads carry. */
 async function nonces(page: Page, response: { headers(): Record<string, string> }) {
   const header = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1];
@@ -99,8 +91,9 @@ describe("a page served from the edge cache", () => {
   it("shows /slow whole at once, then navigates client-side from it (hydrated)", async () => {
     const { page, problems, context } = await openPage(browser());
     await visitTwice(page, tracked("/slow"));
-    await nextFrame(page);
-    expect(await page.getByTestId("slow-value").isVisible()).toBe(true);
+    // React reveals a streamed section with a script at the end of the stored document, in an
+    // animation frame (or, past the first, up to 300 ms after it): that may come after the load event.
+    await page.getByTestId("slow-value").waitFor({ state: "visible", timeout: 2000 });
     expect(await page.getByTestId("slow-fallback").count()).toBe(0);
     await page.evaluate(() => Object.assign(window, { __document: "first" }));
     await expect
