@@ -3,7 +3,13 @@
 import { resume } from "react-dom/server";
 import type { PostponedState } from "react-dom/static";
 import { DEFERRED_ATTR, VISITOR_KEY, type DeferredMarker } from "../shared/protocol";
-import { writtenAhead, type DeferredPromise, type Settled } from "../shared/await";
+import {
+  isDeferredMarker,
+  tagDeferred,
+  writtenAhead,
+  type DeferredPromise,
+  type Settled,
+} from "../shared/await";
 import { mounted, type ResolvedRoute } from "./load-page";
 import { scriptSafeJson } from "../shared/serialize";
 import type { AppContext } from "./context";
@@ -70,7 +76,8 @@ export function resumed(
         return { lead: Promise.resolve(""), stream: ended() };
       }
       Object.assign(live, { status: "fulfilled", value: settled });
-      const page = { ...shell.page, visitor: live as unknown as DeferredMarker };
+      const data = withLiveDeferred(shell.page.data);
+      const page = { ...shell.page, data, visitor: live as unknown as DeferredMarker };
       // The embedded page data is in the prelude already: resume renders only the way to the holes.
       const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
       const state = typeof postponed === "string" ? (JSON.parse(postponed) as PostponedState) : postponed;
@@ -101,6 +108,23 @@ export function resumed(
     return resumeFailed(capture(error), nonce);
   };
   return htmlResponse(prefixed(shell.prelude, begin, holes, failed), shell.page.status, headers);
+}
+
+/**
+ * The shell's data with each deferred value, settled in it as a marker, as a promise fulfilled
+ * with it again: a hole that reads one then writes its script, as the browser's render of that
+ * hole expects (the embedded page data has the value pending, so the browser reads it there).
+ */
+function withLiveDeferred(data: unknown): unknown {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return data;
+  const live: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const settled = isDeferredMarker(value) ? value.settled : undefined;
+    live[key] = settled
+      ? Object.assign(tagDeferred(key, Promise.resolve(settled)), { status: "fulfilled", value: settled })
+      : value;
+  }
+  return live;
 }
 
 /** A stream with nothing in it, done: the holes of an answer cancelled before they were resumed. */

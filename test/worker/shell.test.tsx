@@ -68,6 +68,22 @@ function Fragile(props: PageProps<{ runs: number; rows: string[] }, string, unkn
   return <Greeting {...props} />;
 }
 
+/** A hole that reads a deferred value of the shared loader's beside the visitor's. */
+function Noted({
+  data,
+  visitor,
+}: PageProps<{ note: Promise<string> }, string, unknown, typeof visitorLoader>) {
+  return (
+    <Suspense fallback={<p>Finding you…</p>}>
+      <Await resolve={visitor}>
+        {({ name }) => (
+          <Await resolve={data.note}>{(note) => <p data-testid="noted">{`${note}, ${name}`}</p>}</Await>
+        )}
+      </Await>
+    </Suspense>
+  );
+}
+
 /** Three holes that read the visitor, as a list with a button per row reads it. */
 function Rows({
   data,
@@ -107,6 +123,7 @@ const routes = [
   page("/scripted", module({ default: Scripted })),
   page("/fragile", module({ default: Fragile })),
   page("/rows", module({ default: Rows })),
+  page("/noted", module({ default: Noted, loader: () => ({ note: Promise.resolve("A shared note") }) })),
 ];
 
 const { app, send, take } = recordedApp(routes);
@@ -163,6 +180,20 @@ describe("a page with a per-visitor loader", () => {
     expect(scripts[0]!.index).toBeLessThan(body.indexOf('<div hidden id="S:'));
     expect(body.match(/<div hidden id="S:/g)).toHaveLength(3);
     expect(body).toContain('"visitor":{"$deferred":"$visitor","ahead":true}');
+  });
+
+  it("writes a shared deferred value a hole reads in the hole, where the browser's render of it has it", async () => {
+    const path = `/noted?${fresh()}`;
+    await send(path, as("Ada"));
+    const { body, lines } = await send(path, as("Bob"));
+    expect(lines[0]).toMatchObject({ cache: "shell", status: 200 });
+    // The embedded page data has the note pending (the browser reads it from the hole's script).
+    expect(body).toContain('"note":{"$deferred":"note"}');
+    const hole = /<div hidden id="S:0">(.*?)<\/div>/.exec(body)![1]!;
+    expect(hole).toContain('<p data-testid="noted">A shared note, Bob</p>');
+    expect(hole).toMatch(
+      /<script type="application\/json" data-deferred="note" nonce="[^"]+">\{"value":"A shared note"\}<\/script>/,
+    );
   });
 
   it("stamps every nonce of a resumed answer with its CSP header's, and never the placeholder", async () => {
