@@ -5,7 +5,7 @@ import type { PostponedState } from "react-dom/static";
 import { DEFERRED_ATTR, VISITOR_KEY, type DeferredMarker } from "../shared/protocol";
 import {
   isDeferredMarker,
-  tagDeferred,
+  settledDeferred,
   writtenAhead,
   type DeferredPromise,
   type Settled,
@@ -62,22 +62,22 @@ export function resumed(
   const holes = begun.then(async () => {
     const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
     const live = (hole.live as Record<string, DeferredPromise>)[VISITOR_KEY]!;
-    // Every hole reads the visitor's value, and every hole waits for it: it goes out once, ahead
-    // of them, and none has a script of its own (a page of 20 delete buttons is 20 holes).
-    writtenAhead(live);
     const deadline = renderDeadline(c, hole.settled);
     try {
-      // React resumes the holes once the value is in, each in one go: a thenable marked fulfilled
-      // (React's `status`/`value` protocol) is read at once, where a pending one suspends every
-      // hole and pings each again. The value always settles (by its deadline at the latest).
+      // React resumes the holes once the value is in, each in one go: settled, it is read at
+      // once, where a pending one suspends every hole and pings each again. The value always
+      // settles (by its deadline at the latest).
       const settled = await Promise.race([live, leaving]);
       if (settled === undefined) {
         deadline.done();
-        return { lead: Promise.resolve(""), stream: ended() };
+        return { lead: "", stream: ended() };
       }
-      Object.assign(live, { status: "fulfilled", value: settled });
+      const value = settledDeferred(VISITOR_KEY, settled);
+      // Every hole reads the visitor's value: it goes out once, ahead of them, and none has a
+      // script of its own (a page of 20 delete buttons is 20 holes).
+      writtenAhead(value);
       const data = withLiveDeferred(shell.page.data);
-      const page = { ...shell.page, data, visitor: live as unknown as DeferredMarker };
+      const page = { ...shell.page, data, visitor: value as unknown as DeferredMarker };
       // The embedded page data is in the prelude already: resume renders only the way to the holes.
       const tree = documentTree(c, { module, layouts: mounted(route) }, page, nonce, "");
       const state = typeof postponed === "string" ? (JSON.parse(postponed) as PostponedState) : postponed;
@@ -93,7 +93,7 @@ export function resumed(
         }),
       );
       stream.allReady.then(deadline.done, deadline.done);
-      return { lead: live.then((value) => deferredScript(VISITOR_KEY, value, nonce)), stream };
+      return { lead: deferredScript(VISITOR_KEY, settled, nonce), stream };
     } catch (error) {
       deadline.done();
       throw error;
@@ -120,9 +120,7 @@ function withLiveDeferred(data: unknown): unknown {
   const live: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     const settled = isDeferredMarker(value) ? value.settled : undefined;
-    live[key] = settled
-      ? Object.assign(tagDeferred(key, Promise.resolve(settled)), { status: "fulfilled", value: settled })
-      : value;
+    live[key] = settled ? settledDeferred(key, settled) : value;
   }
   return live;
 }
@@ -164,7 +162,7 @@ function deferredScript(key: string, settled: Settled<unknown>, nonce: string): 
 function prefixed(
   prefix: Uint8Array<ArrayBuffer>,
   begin: (cancelled: boolean) => void,
-  rest: Promise<{ lead: Promise<string>; stream: ReadableStream<Uint8Array> }>,
+  rest: Promise<{ lead: string; stream: ReadableStream<Uint8Array> }>,
   failed: (error: unknown) => Uint8Array,
 ): ReadableStream<Uint8Array> {
   // Handled here; pull() reads it.
@@ -188,7 +186,7 @@ function prefixed(
       }
       if (!sentLead) {
         sentLead = true;
-        return controller.enqueue(new TextEncoder().encode(await next.lead));
+        return controller.enqueue(new TextEncoder().encode(next.lead));
       }
       const { done, value } = await next.reader.read();
       if (done) controller.close();

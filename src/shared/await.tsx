@@ -18,6 +18,13 @@ export function tagDeferred<T>(key: string, settled: Promise<Settled<T>>): Defer
   return Object.assign(settled, { [KEY]: key });
 }
 
+/**
+ * `settled` under `key`, as a promise marked settled the way React's use() reads at once (its
+ * `status`/`value` protocol): no suspension, where a plain promise suspends once even if settled.
+ */
+export const settledDeferred = <T,>(key: string, settled: Settled<T>): DeferredPromise<T> =>
+  Object.assign(Promise.resolve(settled), { [KEY]: key, status: "fulfilled", value: settled });
+
 /** Marks a value `writtenAhead` (server only: the browser's bundle leaves it out). */
 const WRITTEN = /* @__PURE__ */ Symbol.for("verge.deferred-written");
 
@@ -53,11 +60,8 @@ function readStreamedDeferred(key: string): DeferredPromise {
   const settled: Settled<unknown> = element
     ? (JSON.parse(element.textContent ?? "null") as Settled<unknown>)
     : { error: { digest: "unavailable" } };
-  // A thenable React's use() reads synchronously: no suspension during hydration.
-  const promise = Object.assign(tagDeferred(key, Promise.resolve(settled)), {
-    status: "fulfilled",
-    value: settled,
-  });
+  // Read by React's use() synchronously: no suspension during hydration.
+  const promise = settledDeferred(key, settled);
   streamed.set(key, promise);
   return promise;
 }
