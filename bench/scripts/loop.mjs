@@ -149,11 +149,15 @@ try {
     if (!response.ok) throw new Error(`${target}: ${response.status} ${await response.text()}`);
     return response.json();
   };
+  /** Records one call's D1 calls of `subject` in its Worker, for d1=replay or d1=memory. */
+  const recordD1 = async (subject, what) => {
+    const { d1Calls } = await run({ ...subject, d1: "record" }, 1);
+    log(`${subject.label}: ${d1Calls} D1 calls per call (statements or batches), ${what}`);
+  };
   // --d1-memory: each target's D1 calls, recorded from one call, answer all its calls after.
   if (options["d1-memory"]) {
     for (const subject of subjects) {
-      const { d1Calls } = await run({ ...subject, d1: "record" }, 1);
-      log(`${subject.label}: ${d1Calls} D1 calls per call (statements or batches), answered from memory`);
+      await recordD1(subject, "answered from memory");
       subject.d1 = "memory";
     }
   }
@@ -169,8 +173,7 @@ try {
   // --d1-apart: each target's D1 calls, recorded from one call, timed alone in the same rounds.
   if (options["d1-apart"]) {
     for (const subject of [...subjects]) {
-      const { d1Calls } = await run({ ...subject, d1: "record" }, 1);
-      log(`${subject.label}: ${d1Calls} D1 calls per call (statements or batches), replayed alone`);
+      await recordD1(subject, "replayed alone");
       const alone = { ...subject, d1: "replay", label: `${subject.label} D1`, of: subject.label };
       await run(alone, 300);
       subjects.push(alone);

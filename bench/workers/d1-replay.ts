@@ -7,9 +7,12 @@
 
 /** One D1 call as the app made it: a statement run by `method`, or a batch of statements; its answer. */
 export type Recorded = (
-  | { sql: string; args: unknown[]; method: "first" | "all" | "run" | "raw" }
-  | { batch: { sql: string; args: unknown[] }[] }
+  { sql: string; args: unknown[]; method: Method } | { batch: { sql: string; args: unknown[] }[] }
 ) & { answer?: Promise<unknown> };
+
+/** How a statement is run. */
+const METHODS = ["first", "all", "run", "raw"] as const;
+type Method = (typeof METHODS)[number];
 
 const SOURCE = Symbol("recorded statement");
 type Tagged = D1PreparedStatement & { [SOURCE]: { sql: string; args: unknown[] } };
@@ -20,10 +23,11 @@ function recordingStatement(statement: D1PreparedStatement, sql: string, args: u
       if (name === SOURCE) return { sql, args };
       if (name === "bind")
         return (...bound: unknown[]) => recordingStatement(target.bind(...bound), sql, bound, log);
-      if (name === "first" || name === "all" || name === "run" || name === "raw")
+      const method = METHODS.find((known) => known === name);
+      if (method)
         return (...rest: never[]) => {
-          const answer = (target[name] as (...a: never[]) => Promise<unknown>)(...rest);
-          log.push({ sql, args, method: name, answer });
+          const answer = (target[method] as (...a: never[]) => Promise<unknown>)(...rest);
+          log.push({ sql, args, method, answer });
           return answer;
         };
       const value = Reflect.get(target, name);
@@ -77,8 +81,8 @@ const callKey = (call: Recorded) =>
 
 /**
  * `env` whose D1 answers each call from `log` (recorded with `recordingEnv`, its answers settled),
- * in the isolate: a fresh copy of the recorded answer to the same statement each time. A call the recording does not have is
- * an error, so the benchmark cannot time a path it did not record.
+ * in the isolate: a fresh copy of the recorded answer to the same statement each time. A call the
+ * recording does not have is an error, so the benchmark cannot time a path it did not record.
  */
 export async function answeringEnv(env: Env, log: Recorded[]): Promise<Env> {
   const answers = new Map<string, unknown>();
@@ -92,10 +96,7 @@ export async function answeringEnv(env: Env, log: Recorded[]): Promise<Env> {
     ({
       [SOURCE]: { sql, args },
       bind: (...bound: unknown[]) => statement(sql, bound),
-      first: () => answer({ sql, args, method: "first" }),
-      all: () => answer({ sql, args, method: "all" }),
-      run: () => answer({ sql, args, method: "run" }),
-      raw: () => answer({ sql, args, method: "raw" }),
+      ...Object.fromEntries(METHODS.map((method) => [method, () => answer({ sql, args, method })])),
     }) as unknown as D1PreparedStatement;
   const db = {
     prepare: (sql: string) => statement(sql, []),
