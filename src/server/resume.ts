@@ -47,19 +47,8 @@ export function resumed(
     forget?.();
     forget = undefined;
   };
-  // Begun once the prelude is on its way (the first byte waits for nothing only React needs), or
-  // when the answer is cancelled: then what waits on the holes ends without rendering them.
-  let left!: () => void;
-  const leaving = new Promise<undefined>((resolve) => (left = () => resolve(undefined)));
-  let begin!: (cancelled: boolean) => void;
-  const begun = new Promise<void>(
-    (resolve) =>
-      (begin = (cancelled) => {
-        if (cancelled) left();
-        resolve();
-      }),
-  );
-  const holes = begun.then(async () => {
+  const start = holesStart();
+  const holes = start.begun.then(async () => {
     const hole = splitDeferred(c, { [VISITOR_KEY]: visitor });
     const live = (hole.live as Record<string, DeferredPromise>)[VISITOR_KEY]!;
     const deadline = renderDeadline(c, hole.settled);
@@ -67,7 +56,7 @@ export function resumed(
       // React resumes the holes once the value is in, each in one go: settled, it is read at
       // once, where a pending one suspends every hole and pings each again. The value always
       // settles (by its deadline at the latest).
-      const settled = await Promise.race([live, leaving]);
+      const settled = await Promise.race([live, start.left]);
       if (settled === undefined) {
         deadline.done();
         return { lead: "", stream: ended() };
@@ -107,7 +96,7 @@ export function resumed(
     unfit();
     return resumeFailed(capture(error), nonce);
   };
-  return htmlResponse(prefixed(shell.prelude, begin, holes, failed), shell.page.status, headers);
+  return htmlResponse(prefixed(shell.prelude, start, holes, failed), shell.page.status, headers);
 }
 
 /**
@@ -155,13 +144,32 @@ function deferredScript(key: string, settled: Settled<unknown>, nonce: string): 
 }
 
 /**
+ * When an answer's holes begin: `begin()` once its prelude is on its way (the first byte waits for
+ * nothing only React needs), or `leave()` when the answer is cancelled, which begins them too and
+ * settles `left`: what waits on the holes then ends without rendering them.
+ */
+function holesStart() {
+  let begin!: () => void;
+  let leave!: () => void;
+  const begun = new Promise<void>((resolve) => (begin = resolve));
+  const left = new Promise<undefined>(
+    (resolve) =>
+      (leave = () => {
+        resolve(undefined);
+        begin();
+      }),
+  );
+  return { begun, left, begin, leave };
+}
+
+/**
  * `prefix`, then what `rest` streams once it is ready (its `lead` first), or `failed`'s bytes if
- * it cannot be. `begin` starts `rest`: in the turn after the prefix is taken, or when the answer
- * is cancelled (`begin(true)`, so that what waits on `rest` still ends).
+ * it cannot be. `start` begins `rest` in the turn after the prefix is taken, or when the answer
+ * is cancelled (so that what waits on `rest` still ends).
  */
 function prefixed(
   prefix: Uint8Array<ArrayBuffer>,
-  begin: (cancelled: boolean) => void,
+  start: Pick<ReturnType<typeof holesStart>, "begin" | "leave">,
   rest: Promise<{ lead: string; stream: ReadableStream<Uint8Array> }>,
   failed: (error: unknown) => Uint8Array,
 ): ReadableStream<Uint8Array> {
@@ -176,7 +184,7 @@ function prefixed(
     async pull(controller) {
       if (!sentPrefix) {
         sentPrefix = true;
-        setTimeout(() => begin(false), 0);
+        setTimeout(start.begin, 0);
         return controller.enqueue(prefix);
       }
       const next = await ready;
@@ -193,7 +201,7 @@ function prefixed(
       else controller.enqueue(value);
     },
     cancel: async (reason) => {
-      begin(true);
+      start.leave();
       const next = await ready;
       if ("reader" in next) await next.reader.cancel(reason);
     },
