@@ -2,7 +2,7 @@
 // whatever the handler throws is answered in that kind's format (errors.ts).
 import type { Handler } from "hono";
 import { MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
-import { isRedirect } from "../shared/route-module";
+import { isRedirect } from "../shared/redirect";
 import type { AppContext, AppEnv, RequestKind } from "./context";
 import { errorResponse, HttpError } from "./errors";
 import { loadPage, resolveRoute } from "./load-page";

@@ -1,7 +1,8 @@
 // A page's head tags besides its title: the product's defaults under the page's own `meta`, made
 // into the <meta> and <link> tags page data carries (absolute URLs, Open Graph, Twitter card).
 import type { HeadTag } from "../shared/protocol";
-import { metaOf, type PageMeta, type RouteModule } from "../shared/route-module";
+import type { PageMeta, RouteModule } from "../shared/route-module";
+import { metaOf } from "../shared/page-view";
 import type { AppContext } from "./context";
 
 /** CANONICAL_ORIGIN (the site's public address, e.g. a custom domain), or the request's own. */

@@ -1,14 +1,8 @@
 // The one loader call path: HTML documents, page data and action revalidation all load a page here.
 import { matchRoute, type RouteMatch } from "../shared/match-route";
-import {
-  isRedirect,
-  pageView,
-  titleOf,
-  type Loader,
-  type LoaderArgs,
-  type Redirect,
-  type RouteModule,
-} from "../shared/route-module";
+import type { Loader, LoaderArgs, RouteModule } from "../shared/route-module";
+import { isRedirect, type Redirect } from "../shared/redirect";
+import { pageView, titleOf } from "../shared/page-view";
 import { type ErrorPayload, type LayoutPart, type PageData, type Params, STATUS } from "../shared/protocol";
 import type { LayoutDefinition, LayoutModule, MountedLayout } from "../shared/layouts";
 import { SHARED_CONTEXT, type RequestContext } from "../shared/middleware";

@@ -1,7 +1,7 @@
 // Runs the app's and the layouts' middleware around a page's answer (document, page data,
 // action) or an endpoint's: outermost first, each a phase of the request's timings; a middleware
 // may answer itself (a redirect in the request kind's own form, or a Response).
-import { isRedirect } from "../shared/route-module";
+import { isRedirect } from "../shared/redirect";
 import { requestContext, type Middleware, type MiddlewareArgs } from "../shared/middleware";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";

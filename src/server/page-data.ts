@@ -6,7 +6,7 @@ import {
   type RedirectPayload,
   STATUS,
 } from "../shared/protocol";
-import { isRedirect } from "../shared/route-module";
+import { isRedirect } from "../shared/redirect";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
 import { loadPage, resolveRoute, startVisitor, type ResolvedRoute } from "./load-page";

@@ -2,7 +2,7 @@
 // HTTP redirect for documents and plain form posts, the page-data protocol's JSON for client
 // navigations and JavaScript actions (the client follows it), with the redirect's own headers.
 import { type ActionRedirect, type RedirectPayload, STATUS } from "../shared/protocol";
-import { redirectLocation, type Redirect } from "../shared/route-module";
+import { redirectLocation, type Redirect } from "../shared/redirect";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
 import { answerHeaders } from "./headers";

@@ -4,7 +4,7 @@
 // its own nonce, and resumes the holes with the visitor's data in the same response.
 import { prerender } from "react-dom/static";
 import { VISITOR_KEY, STATUS, type DeferredMarker } from "../shared/protocol";
-import { isRedirect, redirectLocation } from "../shared/route-module";
+import { isRedirect, redirectLocation } from "../shared/redirect";
 import { tagDeferred } from "../shared/await";
 import type { AppContext } from "./context";
 import { loadPage, startVisitor, type LoadedPage, type ResolvedRoute } from "./load-page";

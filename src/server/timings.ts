@@ -1,7 +1,7 @@
 // Where a request's time goes: the edges of its phases, taken once, for its log line, its
 // Server-Timing header and, where the runtime traces Workers, its spans.
 import type { MiddlewareHandler } from "hono";
-import { isRedirect } from "../shared/route-module";
+import { isRedirect } from "../shared/redirect";
 import type { AppContext, AppEnv, Phase, RequestKind, Timings, Tracing } from "./context";
 import { HttpError } from "./errors";
 import { underLocalServer } from "./dev";

@@ -2,9 +2,9 @@
 // exported here; the modules behind it are internals and may move. Browser-safe: nothing here
 // may import server-only code (scripts/server-only.mjs).
 
+export { redirect, type Redirect } from "./redirect";
 export {
   page,
-  redirect,
   type Action,
   type ActionArgs,
   type Actions,
@@ -18,7 +18,6 @@ export {
   type PageMeta,
   type PageProps,
   type VisitorData,
-  type Redirect,
   type RouteTable,
   type PageRoute,
   type Routes,

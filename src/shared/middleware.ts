@@ -1,7 +1,8 @@
 // Middleware and the typed request context it fills: what runs before the loaders and actions of
 // a layout's pages (or the whole app), and how it hands values to them.
 import type { Params } from "./href";
-import type { PageEnv, Redirect } from "./route-module";
+import type { PageEnv } from "./route-module";
+import type { Redirect } from "./redirect";
 
 declare const valueType: unique symbol;
 

@@ -1,5 +1,5 @@
 // The types a page's data takes on its way from the loader to the page: what JSON keeps of it.
-import type { Redirect } from "./route-module";
+import type { Redirect } from "./redirect";
 import type { DataWith } from "./answers";
 
 /** Values JSON leaves out of an object (and writes as null in an array). */

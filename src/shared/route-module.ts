@@ -9,6 +9,7 @@ import type { Data, LoaderData, Serialized } from "./page-data-types";
 import type { FieldNames } from "./schema-action";
 import type { Middleware, RequestContext } from "./middleware";
 import type { EndpointModule, EndpointRoute } from "./endpoint";
+import type { Redirect } from "./redirect";
 
 /** What page code may do with D1: a session's queries (no exec, no session of its own). */
 export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
@@ -140,136 +141,6 @@ export interface CachePolicy {
    * entries are kept per their values: `/?utm_source=x` is served `/`'s entry.
    */
   query?: readonly string[];
-}
-
-const REDIRECT = Symbol.for("verge.redirect");
-
-export interface Redirect {
-  [REDIRECT]: true;
-  location: string;
-  /** Headers of the redirect's answer (a `Set-Cookie` on sign-in, say). */
-  headers?: HeadersInit;
-}
-
-/**
- * A same-site path: one "/" then anything but another "/" or "\\" ("//host" and "/\\host" name
- * another host to a browser), and no control characters (the URL parser drops tabs and
- * newlines, so "/\t/host" is "//host" too).
- */
-const SAME_SITE_PATH = /^\/(?![/\\])[^\x00-\x1f\x7f]*$/;
-
-/**
- * The Location to send for `location`, or null when it may not be sent: a same-site path, or an
- * absolute http(s) URL of `page`'s origin (without `page`, of any: redirect() cannot know the
- * request). Such a URL stays absolute: its path alone may be "//host".
- */
-function checkedLocation(location: unknown, page?: URL): string | null {
-  if (typeof location !== "string") return null;
-  if (SAME_SITE_PATH.test(location)) return location;
-  let url: URL;
-  try {
-    url = new URL(location);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-  if (!page) return location;
-  return url.origin === page.origin ? url.href : null;
-}
-
-function refused(location: unknown, where: string): TypeError {
-  return new TypeError(
-    `redirect() takes a same-site path ("/guestbook") or an absolute URL of the page's own origin` +
-      `${where}; got ${JSON.stringify(location)}`,
-  );
-}
-
-/**
- * Return (or throw) from a loader or action to send the visitor elsewhere: to a same-site path
- * ("/guestbook?page=2") or an absolute URL of the page's own origin. Anything else (another
- * site, "//host", "javascript:") throws here, or, for an absolute URL of another origin, when
- * the answer is built: a programming error, which tests catch.
- */
-export function redirect(location: string, options: { headers?: HeadersInit } = {}): Redirect {
-  if (checkedLocation(location) === null) throw refused(location, "");
-  return { [REDIRECT]: true, location, headers: options.headers };
-}
-
-/** Where `to` sends a visitor of `page`, checked again (a Redirect can be forged, and its origin is known only now). */
-export function redirectLocation(to: Redirect, page: URL): string {
-  const location = checkedLocation(to.location, page);
-  if (location === null) throw refused(to.location, ` (${page.origin})`);
-  return location;
-}
-
-export function isRedirect(value: unknown): value is Redirect {
-  return typeof value === "object" && value !== null && REDIRECT in value;
-}
-
-/**
- * The data as the page receives it: through JSON (a Date as its string, undefined fields gone),
- * top-level Promises kept for <Await>. The server renders with it, as the browser hydrates with
- * it, and `title` and `meta` are called with it (loadPage makes it once per request).
- */
-export function pageView(data: unknown): unknown {
-  if (typeof data !== "object" || data === null) return data ?? null;
-  if (Array.isArray(data)) return json(data);
-  const entries = Object.entries(data).map(([key, value]) =>
-    value instanceof Promise ? [key, value] : [key, value === undefined ? undefined : json(value)],
-  );
-  return Object.fromEntries(entries.filter(([, v]) => v !== undefined));
-}
-/** `value` through JSON; `value` itself when JSON would give it back unchanged (most data). */
-const json = (value: unknown): unknown => {
-  if (jsonNative(value, 0)) return value;
-  const text = JSON.stringify(value);
-  return text === undefined ? undefined : JSON.parse(text);
-};
-
-/** Past this depth JSON itself decides (and refuses a cycle). */
-const NATIVE_DEPTH = 64;
-
-/**
- * Whether JSON.parse(JSON.stringify(value)) would equal `value`: strings, booleans, finite numbers
- * (not -0), null, and arrays and plain objects of them, with no undefined, holes or toJSON. The
- * walk costs a fraction of the round trip (a parse builds every row anew: 0.23 ms of /items'
- * 500 rows), so only data that JSON changes pays for one.
- */
-function jsonNative(value: unknown, depth: number): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true;
-    case "number":
-      return Number.isFinite(value) && !Object.is(value, -0);
-    case "object":
-      break;
-    default:
-      return false;
-  }
-  if (value === null) return true;
-  if (depth > NATIVE_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      if (!(i in value) || !jsonNative(value[i], depth + 1)) return false;
-    }
-    return true;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key in value) {
-    if (!jsonNative((value as Record<string, unknown>)[key], depth + 1)) return false;
-  }
-  return true;
-}
-
-/** The page's title, from its data as the page sees it (pageView). */
-export function titleOf(module: Pick<RouteModule, "title">, view: unknown): string {
-  return typeof module.title === "function" ? module.title(view) : module.title;
-}
-
-/** The page's own head tags, from its data as the page sees it (pageView). */
-export function metaOf(module: Pick<RouteModule, "meta">, view: unknown): PageMeta | undefined {
-  return typeof module.meta === "function" ? module.meta(view) : module.meta;
 }
 
 type ModuleData<M> = M extends { loader: infer L } ? Data<L> : null;

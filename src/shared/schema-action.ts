@@ -1,7 +1,8 @@
 // Actions whose input a Standard Schema checks: the schema's issues become field errors (422,
 // the page again without JavaScript, JSON with it), and the action runs on the parsed value.
 import type { FieldErrors } from "./protocol";
-import type { ActionArgs, Redirect } from "./route-module";
+import type { ActionArgs } from "./route-module";
+import type { Redirect } from "./redirect";
 import { invalid, type Invalid } from "./invalid";
 import { schemaVerdict } from "./schema-issues";
 import { secretNames } from "./secret-fields";

@@ -5,7 +5,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { page, redirect, type Redirect, type RouteModule } from "../../src/shared/route-module";
+import { page, type RouteModule } from "../../src/shared/route-module";
+import { redirect, type Redirect } from "../../src/shared/redirect";
 import { appWith } from "../worker/apps";
 import { BUILD, ORIGIN } from "../worker/action-helpers";
 import { digestIn } from "../worker/html";

@@ -2,7 +2,7 @@
 // loader returns, pageView gives what a JSON round trip gives (top-level Promises aside).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pageView } from "../../src/shared/route-module";
+import { pageView } from "../../src/shared/page-view";
 
 /** What the browser gets for a loader's `{ v }`, or the error JSON throws. */
 function throughJson(value: unknown): unknown {

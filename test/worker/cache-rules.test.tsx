@@ -2,7 +2,8 @@
 // error pages and redirects say no-store.
 import { describe, expect, it } from "vitest";
 import { recordedApp } from "./apps";
-import { page, redirect, type RouteModule } from "../../src/shared/route-module";
+import { page, type RouteModule } from "../../src/shared/route-module";
+import { redirect } from "../../src/shared/redirect";
 
 const module =
   (extra: Partial<RouteModule> = {}) =>
