@@ -27,6 +27,9 @@
 //   npm run bench:loop -- --hit --targets=app-quiet,app-quiet:render
 //                                     `<target>:render`: the same target rendering the page whole
 //                                     (a bookmark), alternating with the hit in the same rounds
+//   npm run bench:loop -- --path=/guestbook --hit --signed-in --targets=app-quiet,app-quiet:anonymous
+//                                     `<target>:anonymous`: the same target for a visitor without
+//                                     a session, in the same rounds (modes join: `app-quiet:render:anonymous`)
 //   npm run bench:loop -- --d1-apart  also each target's D1 calls alone (recorded from one call,
 //                                     replayed in the same rounds), and the target less them:
 //                                     local D1 runs in the Worker's process, on Cloudflare it does not
@@ -132,17 +135,20 @@ try {
     trees.map((tree) => ({ target, tree, label: tree === trees[0] ? target : `${target}@old` })),
   );
   const run = async ({ target: named, tree, d1 }, count) => {
-    // `<target>:render`: that target rendering the page whole, in the same rounds as the others.
-    const [target, mode] = named.split(":");
+    // `<target>:render`: that target rendering the page whole, in the same rounds as the others;
+    // `<target>:anonymous` (with --signed-in): that target for a visitor without a session.
+    const [target, ...modes] = named.split(":");
+    const unknown = modes.filter((mode) => mode !== "render" && mode !== "anonymous");
+    if (unknown.length > 0) throw new Error(`${named}: ${unknown} is not a mode (render, anonymous)`);
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
     if (d1) query.set("d1", d1);
     if (options.data) query.set("data", "1");
-    if (mode === "render") {
+    if (modes.includes("render")) {
       // A bookmark: the worker's default without hit=1 or bookmark=0.
     } else if (options.hit) query.set("hit", "1");
     else if (!bookmark) query.set("bookmark", "0");
     if (options["memory-cache"]) query.set("cache", "memory");
-    if (options["signed-in"]) query.set("signed-in", "1");
+    if (options["signed-in"] && !modes.includes("anonymous")) query.set("signed-in", "1");
     // The guestbook as `npm run bench` has it: its entries signed (trees before this ignore it).
     if (options.path.startsWith("/guestbook")) query.set("seed", String(GUESTBOOK_ENTRIES));
     const response = await fetch(`${tree.url}?${query}`);
