@@ -30,6 +30,10 @@
 //   npm run bench:loop -- --path=/guestbook --hit --signed-in --targets=app-quiet,app-quiet:anonymous
 //                                     `<target>:anonymous`: the same target for a visitor without
 //                                     a session, in the same rounds (modes join: `app-quiet:render:anonymous`)
+//   npm run bench:loop -- --hit --targets=app-quiet,app-quiet:fast-encode
+//                                     `<target>:fast-encode`: with TextEncoder.encode given a JavaScript
+//                                     path for short ASCII strings during its calls (an experiment:
+//                                     React encodes each string it writes, each a native call)
 //   npm run bench:loop -- --d1-apart  also each target's D1 calls alone (recorded from one call,
 //                                     replayed in the same rounds), and the target less them:
 //                                     local D1 runs in the Worker's process, on Cloudflare it does not
@@ -83,6 +87,8 @@ if (options["d1-apart"] && options["d1-memory"])
 const n = Number(options.n);
 const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
+/** What may follow a target's name, each after a colon (`app-quiet:render:anonymous`). */
+const MODES = ["render", "anonymous", "fast-encode"];
 const log = (line) => console.log(`[loop] ${line}`);
 /**
  * Whether each call carries a D1 bookmark, as `npm run bench`'s workload for the same page does:
@@ -136,10 +142,11 @@ try {
   );
   const run = async ({ target: named, tree, d1 }, count) => {
     // `<target>:render`: that target rendering the page whole, in the same rounds as the others;
-    // `<target>:anonymous` (with --signed-in): that target for a visitor without a session.
+    // `<target>:anonymous` (with --signed-in): that target for a visitor without a session;
+    // `<target>:fast-encode`: with a JavaScript TextEncoder for short ASCII strings (an experiment).
     const [target, ...modes] = named.split(":");
-    const unknown = modes.filter((mode) => mode !== "render" && mode !== "anonymous");
-    if (unknown.length > 0) throw new Error(`${named}: ${unknown} is not a mode (render, anonymous)`);
+    const unknown = modes.filter((mode) => !MODES.includes(mode));
+    if (unknown.length > 0) throw new Error(`${named}: ${unknown} is not a mode (${MODES.join(", ")})`);
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
     if (d1) query.set("d1", d1);
     if (options.data) query.set("data", "1");
@@ -149,6 +156,7 @@ try {
     else if (!bookmark) query.set("bookmark", "0");
     if (options["memory-cache"]) query.set("cache", "memory");
     if (options["signed-in"] && !modes.includes("anonymous")) query.set("signed-in", "1");
+    if (modes.includes("fast-encode")) query.set("encode", "fast");
     // The guestbook as `npm run bench` has it: its entries signed (trees before this ignore it).
     if (options.path.startsWith("/guestbook")) query.set("seed", String(GUESTBOOK_ENTRIES));
     const response = await fetch(`${tree.url}?${query}`);

@@ -110,6 +110,24 @@ class MemoryCache {
   }
 }
 
+/**
+ * `encode=fast`: TextEncoder.encode with a JavaScript path for short ASCII strings, for this
+ * call's loop only. React's edge build encodes each string it writes on its own, and in workerd
+ * each encoding is a native call and an allocation outside the heap: this shows what that costs a
+ * page (BENCHMARKS.md). An experiment, never the app's: the runtime's own is put back after the loop.
+ */
+const nativeEncode = TextEncoder.prototype.encode;
+function fastEncode(this: TextEncoder, text = ""): Uint8Array<ArrayBuffer> {
+  if (text.length > 64) return nativeEncode.call(this, text);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return nativeEncode.call(this, text);
+    bytes[i] = code;
+  }
+  return bytes;
+}
+
 export default {
   async fetch(request, env, ctx) {
     const params = new URL(request.url).searchParams;
@@ -151,14 +169,19 @@ export default {
     let bytes = 0;
     let failed = 0;
     let firstFailure: string | undefined;
-    for (let i = 0; i < n; i++) {
-      const response = await target.fetch(new Request(page, { headers }), callEnv, ctx);
-      const body = await response.arrayBuffer();
-      bytes += body.byteLength;
-      if (!response.ok) {
-        failed++;
-        firstFailure ??= `${response.status}: ${new TextDecoder().decode(body).slice(0, 300)}`;
+    if (params.get("encode") === "fast") TextEncoder.prototype.encode = fastEncode;
+    try {
+      for (let i = 0; i < n; i++) {
+        const response = await target.fetch(new Request(page, { headers }), callEnv, ctx);
+        const body = await response.arrayBuffer();
+        bytes += body.byteLength;
+        if (!response.ok) {
+          failed++;
+          firstFailure ??= `${response.status}: ${new TextDecoder().decode(body).slice(0, 300)}`;
+        }
       }
+    } finally {
+      TextEncoder.prototype.encode = nativeEncode;
     }
     // A target that fails is cheap: loop.mjs refuses to time it.
     return Response.json({ bytesPerRequest: bytes / n, failed, firstFailure, d1Calls: calls.length / n });
