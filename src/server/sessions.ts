@@ -1,5 +1,6 @@
 // Server-side sessions in D1, named by an opaque random token in the `__Host-session` cookie and
 // stored only as the token's SHA-256 (docs/decisions.md, "Sessions and passkeys").
+import { encodeHexLowerCase } from "@oslojs/encoding";
 import { parse, serialize } from "hono/utils/cookie";
 import type { D1Session } from "../shared/route-module";
 
@@ -39,8 +40,9 @@ export function newSessionToken(): string {
 
 /** The session id a token names: its SHA-256 in hex (fast and enough for 256 random bits). */
 export async function sessionId(token: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return encodeHexLowerCase(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))),
+  );
 }
 
 /**
