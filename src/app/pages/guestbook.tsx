@@ -165,15 +165,17 @@ function Entry({ entry, visitor }: { entry: Data<typeof loader>["entries"][numbe
       </p>
       <p className="entry-message">{entry.message}</p>
       {/* The visitor's own entries only: a hole each, filled per visitor. A plain form: it works
-          the same with and without JavaScript (a post, then the page again). */}
+          the same with and without JavaScript (a post, then the page again); the button names
+          the action it sends. */}
       <Suspense fallback={null}>
         <Await resolve={visitor}>
           {({ own }) =>
             own.includes(entry.id) ? (
               <form method="post" action={PATH}>
-                <input type="hidden" name="_action" value="delete" />
                 <input type="hidden" name="id" value={entry.id} />
-                <button type="submit">Delete</button>
+                <button name="_action" value="delete">
+                  Delete
+                </button>
               </form>
             ) : null
           }
