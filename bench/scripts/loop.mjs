@@ -28,12 +28,15 @@
 //                                     `<target>:render`: the same target rendering the page whole
 //                                     (a bookmark), alternating with the hit in the same rounds
 //   npm run bench:loop -- --path=/guestbook --hit --signed-in --targets=app-quiet,app-quiet:anonymous
-//                                     `<target>:anonymous`: the same target for a visitor without
-//                                     a session, in the same rounds (modes join: `app-quiet:render:anonymous`)
-//   npm run bench:loop -- --hit --targets=app-quiet,app-quiet:fast-encode
+//                                     `<target>:anonymous` (with --signed-in): the same target for a
+//                                     visitor without a session, in the same rounds (modes join:
+//                                     `app-quiet:render:anonymous`)
+//   npm run bench:loop -- --path=/guestbook --hit --memory-cache --signed-in --d1-memory
+//                          --targets=app-quiet:fast-encode,app-quiet
 //                                     `<target>:fast-encode`: with TextEncoder.encode given a JavaScript
 //                                     path for short ASCII strings during its calls (an experiment:
-//                                     React encodes each string it writes, each a native call)
+//                                     React encodes each string it writes, each a native call). With
+//                                     --against, a tree from before the mode runs it without
 //   npm run bench:loop -- --d1-apart  also each target's D1 calls alone (recorded from one call,
 //                                     replayed in the same rounds), and the target less them:
 //                                     local D1 runs in the Worker's process, on Cloudflare it does not
@@ -89,6 +92,19 @@ const rounds = Number(options.rounds);
 const targets = options.targets.split(",");
 /** What may follow a target's name, each after a colon (`app-quiet:render:anonymous`). */
 const MODES = ["render", "anonymous", "fast-encode"];
+for (const named of targets) {
+  const unknown = named
+    .split(":")
+    .slice(1)
+    .filter((mode) => !MODES.includes(mode));
+  if (unknown.length > 0) throw new Error(`${named}: ${unknown} is not a mode (${MODES.join(", ")})`);
+  if (named.includes(":anonymous") && !options["signed-in"])
+    throw new Error(
+      `${named}: :anonymous needs --signed-in (it is the target without the session the others get)`,
+    );
+}
+/** The width of a target's label in the figures printed. */
+const LABEL = Math.max(14, ...targets.map((t) => t.length + (options.against ? 4 : 0)));
 const log = (line) => console.log(`[loop] ${line}`);
 /**
  * Whether each call carries a D1 bookmark, as `npm run bench`'s workload for the same page does:
@@ -145,8 +161,6 @@ try {
     // `<target>:anonymous` (with --signed-in): that target for a visitor without a session;
     // `<target>:fast-encode`: with a JavaScript TextEncoder for short ASCII strings (an experiment).
     const [target, ...modes] = named.split(":");
-    const unknown = modes.filter((mode) => !MODES.includes(mode));
-    if (unknown.length > 0) throw new Error(`${named}: ${unknown} is not a mode (${MODES.join(", ")})`);
     const query = new URLSearchParams({ target, n: String(count), path: options.path });
     if (d1) query.set("d1", d1);
     if (options.data) query.set("data", "1");
@@ -211,20 +225,20 @@ try {
   );
   for (const { label } of subjects) {
     const all = perCall[label].map((x) => x.toFixed(3)).join(" ");
-    log(`  ${label.padEnd(14)} ${median(perCall[label]).toFixed(3)} ms  (${all})`);
+    log(`  ${label.padEnd(LABEL)} ${median(perCall[label]).toFixed(3)} ms  (${all})`);
   }
   // --d1-apart: each target less what its D1 calls cost alone, round by round.
   for (const { label, of } of subjects.filter((subject) => subject.of)) {
     const rest = perCall[of].map((x, i) => x - perCall[label][i]);
     const all = rest.map((x) => x.toFixed(3)).join(" ");
-    log(`  ${`${of} less D1`.padEnd(14)} ${median(rest).toFixed(3)} ms  (${all})`);
+    log(`  ${`${of} less D1`.padEnd(LABEL)} ${median(rest).toFixed(3)} ms  (${all})`);
   }
   // Each round's ratio, both targets measured moments apart: a burst of load from elsewhere falls
   // on both, so the ratios spread less than the times do. Their quartiles show how far to trust it.
   const ratio = (label, to) => {
     const ratios = perCall[label].map((x, i) => x / perCall[to][i]);
     const [q1, m, q3] = [0.25, 0.5, 0.75].map((q) => quantile(ratios, q).toFixed(3));
-    log(`  ${label.padEnd(14)} ${m}x [${q1} ${q3}]`);
+    log(`  ${label.padEnd(LABEL)} ${m}x [${q1} ${q3}]`);
   };
   if (other) {
     log(

@@ -114,11 +114,12 @@ class MemoryCache {
  * `encode=fast`: TextEncoder.encode with a JavaScript path for short ASCII strings, for this
  * call's loop only. React's edge build encodes each string it writes on its own, and in workerd
  * each encoding is a native call and an allocation outside the heap: this shows what that costs a
- * page (BENCHMARKS.md). An experiment, never the app's: the runtime's own is put back after the loop.
+ * page (BENCHMARKS.md). An experiment, never the app's: the runtime's own is put back after the
+ * loop, and loop.mjs sends one call at a time, so no other target's calls run with it.
  */
 const nativeEncode = TextEncoder.prototype.encode;
 function fastEncode(this: TextEncoder, text = ""): Uint8Array<ArrayBuffer> {
-  if (text.length > 64) return nativeEncode.call(this, text);
+  if (typeof text !== "string" || text.length > 64) return nativeEncode.call(this, text);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
