@@ -1,5 +1,5 @@
 // A page's data as the page sees it (what JSON gives back, deferred values kept), and the title
-// and head tags the page makes of it.
+// and head tags the page makes of it. Server code: the browser gets the same shape from the JSON.
 import type { PageMeta, RouteModule } from "./route-module";
 
 /**

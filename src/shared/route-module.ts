@@ -1,5 +1,5 @@
 // What a product hands the runtime (its routes, layout and not-found page), what a page file
-// exports, and the helpers page authors use.
+// exports, and page(), a route table's line (redirects: redirect.ts).
 import type { ComponentType, ReactNode } from "react";
 import type { ActionFailure } from "./protocol";
 import type { Invalid } from "./invalid";
