@@ -1,6 +1,6 @@
 // Server-side sessions in D1, named by an opaque random token in the `__Host-session` cookie and
 // stored only as the token's SHA-256 (docs/decisions.md, "Sessions and passkeys").
-import { encodeHexLowerCase } from "@oslojs/encoding";
+import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { parse, serialize } from "hono/utils/cookie";
 import type { D1Session } from "../shared/route-module";
 
@@ -26,16 +26,9 @@ export interface Session {
 /** Seconds since the Unix epoch, the clock every function here takes (tests pass their own). */
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
 /** A new token: 256 bits from the platform's CSPRNG. */
 export function newSessionToken(): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(32)));
+  return encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /** The session id a token names: its SHA-256 in hex (fast and enough for 256 random bits). */
