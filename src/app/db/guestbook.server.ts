@@ -1,4 +1,5 @@
 // Every guestbook query: parameterised, and each write a single statement so nothing is half-written.
+import { encodeHexLowerCase } from "@oslojs/encoding";
 import type { D1Session } from "verge";
 
 export interface GuestbookEntry {
@@ -107,7 +108,7 @@ export async function listEntries(db: D1Session, page: number): Promise<EntryPag
 async function storedKey(formKey: string, name: string, message: string): Promise<string> {
   const content = new TextEncoder().encode(JSON.stringify([name, message]));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", content));
-  return `${formKey}:${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+  return `${formKey}:${encodeHexLowerCase(digest)}`;
 }
 
 /**
