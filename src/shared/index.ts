@@ -1,6 +1,6 @@
 // verge: the product's one import. Everything a page, a layout or a route table may use is
 // exported here; the modules behind it are internals and may move. Browser-safe: nothing here
-// may import server-only code (scripts/server-only.mjs).
+// may import server-only code (src/vite/server-only.ts).
 
 export { redirect, type Redirect } from "./redirect";
 export {

@@ -1,12 +1,23 @@
-// verge:server-only: server code never reaches the browser. A server-only module (the rule is
-// scripts/server-only.mjs) is refused to the client environment when it is loaded; every other
-// module loses the worker's exports and what only they use (server-exports.ts); and a built
-// browser chunk with bytes of a server-only module fails the build.
+// verge:server-only: server code never reaches the browser. A server-only module (isServerOnly
+// below) is refused to the client environment when it is loaded; every other module loses the
+// worker's exports and what only they use (server-exports.ts); and a built browser chunk with
+// bytes of a server-only module fails the build (test/node/server-only.test.ts proves it on the
+// real build output).
 import type { Plugin } from "vite";
-import { isServerOnly } from "../../scripts/server-only.mjs";
 import { isClient, rel, type Verge } from "./context.ts";
 import { withoutServerExports } from "./server-exports.ts";
 import { withoutEndpointImports } from "./endpoint-lines.ts";
+
+/**
+ * The one rule for what may never reach a browser chunk: the server runtime's folder
+ * (src/server/), any `*.server.ts(x)` module (a product's database code, secrets), and the worker entry.
+ */
+const SERVER_ONLY = /(^|\/)src\/server\/|(^|\/)src\/worker\.tsx?$|\.server\.tsx?$/;
+
+/** Whether a module path (root-relative, as the build names it, or absolute) is server-only. */
+export function isServerOnly(path: string): boolean {
+  return SERVER_ONLY.test(path.replace(/^[\w-]+:/, ""));
+}
 
 const ours = (id: string) => !id.includes("/node_modules/") && !id.startsWith("\0");
 

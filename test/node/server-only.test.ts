@@ -1,12 +1,12 @@
 // Server-only code (loaders, actions, db, secrets, the server runtime and its packages) must
-// never reach a file the browser can load. The rule is scripts/server-only.mjs; verge/vite enforces
+// never reach a file the browser can load. The rule is src/vite/server-only.ts; verge/vite enforces
 // it in the client build, and this proves it on the real build output.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientChunks, readBuild, root } from "./dist";
-import { isServerOnly } from "../../scripts/server-only.mjs";
+import { isServerOnly } from "../../src/vite/server-only.ts";
 import { WORKER_EXPORTS } from "../../src/vite/server-names.ts";
 import { tempApp } from "./vite-app";
 
