@@ -1,4 +1,4 @@
-// `npm run dev` and `npm run preview`: the local D1 migrations, then Vite's dev server (the worker in
+// `npm run dev` and `npm run preview`: Vite's dev server (the worker in
 // workerd, Fast Refresh) or the production build in workerd, on http://localhost:8787. They take
 // what `wrangler dev` took: `--port P`, `--ip HOST`, `--var NAME:VALUE` (repeatable) and
 // `--persist-to DIR` (where local D1 lives), `--inspector-port P`, and `--config FILE` (another
@@ -6,12 +6,11 @@
 // build as it is. Anything else is refused with the list.
 //   node scripts/serve.mjs dev|preview [-- arguments]
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
 const root = path.resolve(import.meta.dirname, "..");
-const wrangler = path.join(root, "node_modules/.bin/wrangler");
 const [command, ...given] = process.argv.slice(2);
 
 function usage(problem) {
@@ -56,7 +55,6 @@ const appRoot = configFile ? path.dirname(configFile) : root;
 /** Runs one step before the server, its output shown; exits with its status when it fails. */
 function step(label, file, args, env = process.env) {
   console.log(`[${command}] ${label}`);
-  // No stdin: wrangler then applies local migrations without asking to confirm.
   const result = spawnSync(file, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
   if (result.status !== 0) {
     console.error(`[${command}] failed: ${label}. Fix the error above and run \`npm run ${command}\` again.`);
@@ -79,39 +77,46 @@ if (command === "preview" && !values["no-build"]) {
     },
   );
 }
-const wranglerToml = path.join(appRoot, "wrangler.toml");
-if (readFileSync(wranglerToml, "utf8").includes("[[d1_databases]]")) {
-  step("applying D1 migrations to the local database", wrangler, [
-    ...["d1", "migrations", "apply", "DB", "--local", "--config", wranglerToml],
-    ...(persistTo ? ["--persist-to", persistTo] : []),
-  ]);
-}
 // Offline by default: Miniflare would fetch a sample `request.cf` from workers.cloudflare.com at
 // each start (up to 3 s, and a stack printed without a network); its built-in sample serves as well.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 // The worker knows it is served locally (src/server/dev.ts).
 vars.LOCAL_SERVER = "1";
 // Read by vite.config.ts (localVars in src/vite/local.ts): never part of a build.
-process.env.VERGE_LOCAL = JSON.stringify({ vars, persistTo, inspectorPort });
+// The Vite plugin (verge:migrations) applies the app's local D1 migrations before the server
+// answers, and under dev again whenever a migration file is added or saved.
+const wranglerConfig = path.join(appRoot, "wrangler.toml");
+process.env.VERGE_LOCAL = JSON.stringify({ vars, persistTo, inspectorPort, wranglerConfig });
 let server;
-if (command === "dev") {
-  server = await vite.createServer({ configFile, server: { port, host, strictPort: true } });
-  await server.listen();
-} else {
-  await previewVars(vars);
-  server = await vite.preview({ configFile, preview: { port, host, strictPort: true } });
+try {
+  if (command === "dev") {
+    server = await vite.createServer({ configFile, server: { port, host, strictPort: true } });
+    await server.listen();
+  } else {
+    await previewVars(vars);
+    server = await vite.preview({ configFile, preview: { port, host, strictPort: true } });
+  }
+} catch (error) {
+  console.error(`[${command}] ${error.message}`);
+  process.exit(1);
 }
 server.printUrls();
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, async () => {
-    await server.close();
-    process.exit(0);
-  });
+/** Stops the server and the workerd it started, then this process (at most 5 s: then at once). */
+async function stop() {
+  setTimeout(() => process.exit(0), 5000).unref();
+  await server.close();
+  process.exit(0);
 }
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, stop);
+// Whoever ran this (npm, a terminal, a test) may end without a signal reaching us: once our parent
+// is gone, we are an orphan holding a port and a workerd, so stop too.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && stop(), 1000).unref();
 
 /**
  * `vite preview` reads the built worker's configuration, and its local vars beside it in
- * `.dev.vars` (which never deploys): the given ones replace any of the same name there.
+ * `.dev.vars` (which never deploys). That file is written anew for each run: the app's own
+ * `.dev.vars` and the vars given now (which win), never what an earlier run (a test's) left there.
  */
 async function previewVars(given) {
   const { readFile, writeFile } = await import("node:fs/promises");
@@ -124,7 +129,7 @@ async function previewVars(given) {
     process.exit(1);
   }
   const file = path.join(path.dirname(built), ".dev.vars");
-  const kept = (await readFile(file, "utf8").catch(() => ""))
+  const kept = (await readFile(path.join(appRoot, ".dev.vars"), "utf8").catch(() => ""))
     .split("\n")
     .filter((line) => line.trim() !== "" && !Object.hasOwn(given, line.split("=")[0].trim()));
   const lines = Object.entries(given).map(([name, value]) => `${name}=${JSON.stringify(value)}`);

@@ -10,6 +10,7 @@ import { dev } from "./dev.ts";
 import { edgeRendererPlugin } from "./edge-renderer.ts";
 import { localVars } from "./local.ts";
 import { manifest } from "./manifest.ts";
+import { migrations } from "./migrations.ts";
 import { preview } from "./preview.ts";
 import { serverOnly } from "./server-only.ts";
 import { staticFiles } from "./static-files.ts";
@@ -40,6 +41,7 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     dev(shared),
     debugIds(shared),
     staticFiles(),
+    migrations(),
     preview(),
   ];
 }

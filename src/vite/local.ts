@@ -9,9 +9,11 @@ export interface LocalSettings {
   vars: Record<string, string>;
   persistTo?: string;
   inspectorPort?: number;
+  /** The app's wrangler.toml: its D1 migrations are applied locally (verge:migrations). */
+  wranglerConfig?: string;
 }
 
-function settings(): LocalSettings | undefined {
+export function localSettings(): LocalSettings | undefined {
   const given = process.env.VERGE_LOCAL;
   return given ? (JSON.parse(given) as LocalSettings) : undefined;
 }
@@ -21,7 +23,7 @@ function settings(): LocalSettings | undefined {
  * given to `npm run dev` on top of wrangler.toml's, and where local state (D1) lives.
  */
 export function localVars(options: PluginConfig = {}): PluginConfig {
-  const local = settings();
+  const local = localSettings();
   if (!local) return options;
   return {
     ...options,
