@@ -77,6 +77,9 @@ export default defineConfig(async () => {
       // Both cores (vitest's default leaves one idle): the browser tests' servers start and the
       // workerd tests run side by side, about a minute less for `npm test` on 2 cores.
       maxWorkers: 2,
+      // A passing test's console (the worker's request log lines, a server's output) is noise: it
+      // is printed for a failing test only, where it tells what the worker saw.
+      silent: "passed-only",
       projects: [
         // The workerd files share one workerd per vitest worker (`isolate: false`): a workerd
         // started per file cost about 2.5 s each. They share its storage too (D1, the edge cache),
