@@ -2,8 +2,9 @@
 // runs it (`npm test`'s production build in workerd, edge cache on) on a free port with a fresh
 // local D1 (migrations applied) and SENTRY_DSN pointing at the ingest; the tests' own app
 // (test/fixture-app) built and previewed the same way; and `npm run dev` itself, in a copy of the
-// project (its own local state), for what only the dev server does. The servers start while the
-// workerd and node tests run: each browser file waits for them first (servers-ready.ts).
+// project (its own local state), for what only the dev server does; a run of some files starts only
+// the servers they use. The servers start while the workerd and node tests run: each browser file
+// waits for them first (servers-ready.ts).
 import { createServer } from "node:http";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
@@ -153,10 +154,43 @@ async function startNpmRunDev(copy: string, extra: string[]) {
   return served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"), true);
 }
 
+/** What in a test file's source means it talks to a server besides the product's preview. */
+const USES = {
+  fixture: /\bfixtureURL\b|\bTEST_APP\b/,
+  dev: /\bdevURL\b|\bdevRoot\b|serverPids/,
+};
+
+/**
+ * The servers the files of this run talk to: the product's preview always; the tests' app and the
+ * dev server only when a file names them. A whole run starts all three at once, as the workerd
+ * tests run beside; one file (`npm run test:chromium -- layouts`) starts only what it uses.
+ */
+async function serversOf(project: TestProject): Promise<{ fixture: boolean; dev: boolean }> {
+  const filters = project.vitest.config.filters ?? [];
+  if (filters.length === 0) return { fixture: true, dev: true };
+  const { testFiles } = await project.globTestFiles(filters);
+  const sources = await Promise.all(testFiles.map((file) => readFile(file, "utf8")));
+  return {
+    fixture: sources.some((source) => USES.fixture.test(source)),
+    dev: sources.some((source) => USES.dev.test(source)),
+  };
+}
+
+/** A server this run does not start: its address refuses, and `ready` is at once. */
+async function notStarted() {
+  return {
+    url: `http://127.0.0.1:${await freePort()}`,
+    stop: async () => {},
+    pid: 0,
+    ready: Promise.resolve(),
+  };
+}
+
 export default async function setup(project: TestProject) {
   if (!existsSync(path.join(root, "dist/client-build.json"))) {
     throw new Error("The app is not built: run `npm run build` (npm test does) before the browser tests.");
   }
+  const uses = await serversOf(project);
   const state = await mkdtemp(path.join(os.tmpdir(), "verge-e2e-"));
 
   const ingest = await startFakeIngest();
@@ -168,14 +202,16 @@ export default async function setup(project: TestProject) {
   // waiting on its own process, while the other projects' tests run.
   const started = await Promise.allSettled([
     startPreview({ logFile, persistTo: state, extra: dsn }),
-    startPreview({
-      logFile: path.join(root, "dist/e2e-fixture.log"),
-      persistTo: path.join(state, "fixture"),
-      config: "test/fixture-app/vite.config.ts",
-      // Web Vitals sampling off: what a deploy with VITALS_SAMPLE_RATE "0" sends (nothing).
-      extra: [...dsn, "--var", "VITALS_SAMPLE_RATE:0"],
-    }),
-    startNpmRunDev(devRoot, dsn),
+    uses.fixture
+      ? startPreview({
+          logFile: path.join(root, "dist/e2e-fixture.log"),
+          persistTo: path.join(state, "fixture"),
+          config: "test/fixture-app/vite.config.ts",
+          // Web Vitals sampling off: what a deploy with VITALS_SAMPLE_RATE "0" sends (nothing).
+          extra: [...dsn, "--var", "VITALS_SAMPLE_RATE:0"],
+        })
+      : notStarted(),
+    uses.dev ? startNpmRunDev(devRoot, dsn) : notStarted(),
   ]);
   const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failed = started.find((result) => result.status === "rejected");
