@@ -3,14 +3,18 @@
 // share one set of servers and go one at a time) only after the others, though the browser files
 // spend most of their time waiting on pages. Side by side, `npm test` takes a minute less.
 //
-// node test/run.mjs [vitest arguments]: each process gets them (a file filter, -t, a reporter).
+// node test/run.mjs [vitest arguments]: each process gets them (a file filter, -t, a reporter;
+// the dot reporter unless one is named).
 // The browser process's output is held until the other's is done, so the two never interleave.
 // `--outputFile=F` (the JSON reporter's file) is written by each to a file of its own, then
 // merged into F. The exit code is non-zero when either failed.
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
-const args = process.argv.slice(2);
+const given = process.argv.slice(2);
+// A dot a test: a passing run is a few lines, and a failure prints whole at the end. Another
+// reporter can be asked for (`npm test -- --reporter=verbose`).
+const args = given.some((arg) => arg.startsWith("--reporter")) ? given : ["--reporter=dot", ...given];
 const OUTPUT = "--outputFile=";
 const outputFile = args.find((arg) => arg.startsWith(OUTPUT))?.slice(OUTPUT.length);
 const partOf = (name) => outputFile?.replace(/(\.json)?$/, `.${name}$1`);
