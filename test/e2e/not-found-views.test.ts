@@ -74,6 +74,36 @@ describe("notFound() from a loader, in the browser", () => {
   });
 });
 
+describe("notFound() from an action, in the browser", () => {
+  it("shows the not-found view inside the layouts after a form sent with JavaScript", async () => {
+    const { page, problems, context } = await openPage(browser(), TEST_APP);
+    const count = await openHydrated(page, "/nest/first/a");
+    await page.getByLabel("Id", { exact: true }).fill("nope");
+    await page.getByRole("button", { name: "Find" }).click();
+    await expect.poll(() => heading(page)).toBe("Page not found");
+    expect(await page.getByTestId("layout-inner").getByRole("heading").textContent()).toBe("Page not found");
+    expect(await page.getByTestId("outer-count").textContent()).toBe(count);
+    expect(location(page)).toBe("/nest/first/a");
+    expect(await marker(page)).toBe("first");
+    expect(unexpected(problems, 404)).toEqual([]);
+    await context.close();
+  });
+
+  it("shows it with 404 after a form sent without JavaScript", async () => {
+    const { page, context } = await openPage(browser(), { ...TEST_APP, javaScriptEnabled: false });
+    await page.goto("/nest/first/a");
+    await page.getByLabel("Id", { exact: true }).fill("nope");
+    const [response] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST"),
+      page.getByRole("button", { name: "Find" }).click(),
+    ]);
+    expect(response.status()).toBe(404);
+    await expect.poll(() => heading(page)).toBe("Page not found");
+    expect(await page.getByTestId("layout-inner").count()).toBe(1);
+    await context.close();
+  });
+});
+
 describe("a page's own ErrorView, in the browser", () => {
   it("shows its loader's failure inside the layouts after a client navigation", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);

@@ -1,8 +1,8 @@
 // /nest/:section/a: one of two sibling pages below three nested layouts (./nest-page.tsx). Its
 // loader reads what the outer layout's middleware set; its action shows middleware runs for it too.
-// Its `find` action says notFound() for any id but "known".
+// Its `find` action (the form below the page) says notFound() for any id but "known".
 import * as v from "valibot";
-import { action, notFound, type Actions, type LoaderArgs, type PageProps } from "verge";
+import { action, Form, notFound, type Actions, type LoaderArgs, type PageProps } from "verge";
 import { nestLoad, visitKey } from "../nest.server";
 import { NestPage } from "./nest-page";
 
@@ -20,5 +20,13 @@ export const actions = {
 } satisfies Actions;
 
 export default function NestA(props: PageProps<typeof loader, "/nest/:section/a", typeof actions>) {
-  return <NestPage name="a" {...props} />;
+  return (
+    <>
+      <NestPage name="a" {...props} />
+      <Form actionName="find">
+        <label htmlFor="find-id">Id</label> <input id="find-id" name="id" />{" "}
+        <button type="submit">Find</button>
+      </Form>
+    </>
+  );
 }
