@@ -3,6 +3,9 @@
 // answer; and a page's own ErrorView, shown inside its layouts when its loader or render fails.
 import { describe, expect, it } from "vitest";
 import { PAGE_DATA_SCRIPT_ID } from "../../src/shared/protocol";
+import { endpoint } from "../../src/shared/endpoint";
+import { layout } from "../../src/shared/layouts";
+import { notFound } from "../../src/shared/not-found";
 import { recordedApp } from "./apps";
 import { scriptsAndLinks } from "./html";
 
@@ -115,6 +118,27 @@ describe("notFound() from a middleware", () => {
       notFound: true,
       layouts: { outer: { notFound: true }, middle: { notFound: true }, inner: { notFound: true } },
     });
+  });
+
+  it("of an endpoint's layout: 404 JSON, as the endpoint's other refusals", async () => {
+    const { send } = recordedApp([
+      ...layout(
+        "gone",
+        async () => ({
+          default: () => null,
+          middleware: [
+            function gone() {
+              return notFound();
+            },
+          ],
+        }),
+        [endpoint("/api/gone", async () => ({ GET: () => Response.json({ here: true }) }))],
+      ),
+    ]);
+    const { response, body, lines } = await send("/api/gone");
+    expect(response.status).toBe(404);
+    expect(JSON.parse(body)).toEqual({ error: { message: "Not Found" } });
+    expect(lines[0]).toMatchObject({ kind: "endpoint", status: 404 });
   });
 });
 
