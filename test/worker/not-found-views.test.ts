@@ -6,6 +6,7 @@ import { PAGE_DATA_SCRIPT_ID } from "../../src/shared/protocol";
 import { endpoint } from "../../src/shared/endpoint";
 import { layout } from "../../src/shared/layouts";
 import { notFound } from "../../src/shared/not-found";
+import { page } from "../../src/shared/route-module";
 import { recordedApp } from "./apps";
 import { scriptsAndLinks } from "./html";
 
@@ -62,6 +63,27 @@ describe("notFound() from a loader", () => {
     expect(at(body, NOT_FOUND_TEXT)).toBeGreaterThan(at(body, 'class="site-header"'));
     expect(body).not.toContain("<h1>Own error</h1>");
     expect(line).toMatchObject({ status: 404, route: "/own-error" });
+  });
+
+  it("on a cached page with a per-visitor part, answers 404 and stores nothing", async () => {
+    const { send } = recordedApp([
+      page("/shelf", async () => ({
+        default: () => null,
+        title: "Shelf",
+        cache: { maxAge: 60, query: ["missing"] },
+        loader: ({ url }: { url: URL }) => (url.searchParams.has("missing") ? notFound() : {}),
+        visitorLoader: () => ({ name: "visitor" }),
+      })),
+    ]);
+    for (const attempt of [1, 2]) {
+      const { response, body, lines } = await send("/shelf?missing=1");
+      expect(response.status, `attempt ${attempt}`).toBe(404);
+      expect(body).toContain(NOT_FOUND_TEXT);
+      expect(lines[0]).toMatchObject({ status: 404, cache: "miss" });
+    }
+    const data = await send("/shelf?missing=1&_data=1", { headers: DATA });
+    expect(data.response.status).toBe(404);
+    expect(json(data.body)).toMatchObject({ route: "/shelf", notFound: true, data: null });
   });
 
   it("answers page data with 404 and the page's shape, the layouts' data in it", async () => {
