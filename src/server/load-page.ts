@@ -139,15 +139,14 @@ export async function loadPage(
     settled.push(outcome);
   }
   // What the page shows: the outermost failure or notFound(), else the page itself.
-  const shown = settled.findIndex((outcome) => outcome && !("data" in outcome));
+  const stop = settled.find((outcome) => outcome && !("data" in outcome));
+  const notFound = !!stop && "notFound" in stop;
   const pageOutcome = settled.pop();
   const parts: Record<string, LayoutPart> = {};
   layouts.forEach(({ definition }, i) => {
     const outcome = settled[i];
     if (outcome) parts[definition.id] = "data" in outcome ? { data: outcome.data } : outcome;
   });
-  const stop = shown < 0 ? undefined : (outcomes[shown] as Outcome);
-  const notFound = stop !== undefined && "notFound" in stop;
   const data = pageOutcome && "data" in pageOutcome ? pageOutcome.data : null;
   const error = pageOutcome && "error" in pageOutcome ? pageOutcome.error : undefined;
   let title = notFound ? NOT_FOUND_TITLE : titleOf(module, data);
@@ -179,8 +178,8 @@ export async function loadPage(
 }
 
 /**
- * The page at `url` as the not-found view, inside the layouts above `depth` (their loaders run,
- * unless kept), for a middleware of that depth or an action that said notFound().
+ * The page at `url` as the not-found view, inside the layouts above `depth` (their loaders run),
+ * for a middleware of that depth or an action that said notFound().
  */
 export const loadNotFound = (
   c: AppContext,
@@ -188,8 +187,7 @@ export const loadNotFound = (
   request: Request | (() => Request),
   route: ResolvedRoute,
   depth: number,
-  keep: ReadonlySet<string> = NO_LAYOUTS,
-) => loadPage(c, url, request, route, undefined, keep, depth);
+) => loadPage(c, url, request, route, undefined, NO_LAYOUTS, depth);
 
 const NO_LAYOUTS: ReadonlySet<string> = new Set();
 
