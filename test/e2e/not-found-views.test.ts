@@ -119,4 +119,17 @@ describe("a page's own ErrorView, in the browser", () => {
     expect(unexpected(problems, 500)).toEqual([]);
     await context.close();
   });
+
+  it("shows its render's failure in the browser inside the layouts, not the app's fallback", async () => {
+    const { page, context } = await openPage(browser(), TEST_APP);
+    await openHydrated(page, "/nest/first/a");
+    // The page data is fine; the page throws as it renders it, in the browser.
+    await addLink(page, "/nest/first/own?throw=render", "Own render");
+    await page.getByRole("link", { name: "Own render" }).click();
+    await expect.poll(() => page.getByTestId("own-error").count()).toBe(1);
+    expect(await page.getByTestId("layout-inner").getByTestId("own-error").count()).toBe(1);
+    expect(await page.getByTestId("app-error").count()).toBe(0);
+    expect(await marker(page)).toBe("first");
+    await context.close();
+  });
 });
