@@ -14,14 +14,14 @@ import { routerForDev } from "../src/shared/dev-seam";
 export type { PageState } from "./router";
 
 /**
- * The modules a page was rendered with: its route module (null for not-found and error pages) and
- * its layouts', each chunk loaded at once.
+ * The modules a page was rendered with: its route module (null for a path no route matches; an
+ * error page's too, for its own ErrorView) and its layouts', each chunk loaded at once.
  */
 export async function loadRoute(routes: RouteTable, page: PageData): Promise<PageState> {
   const route = routes.find((candidate) => candidate.path === page.route);
   const chain = route?.layouts ?? [];
   const [module, ...layouts] = await Promise.all([
-    route && !page.error ? route.load() : null,
+    route ? route.load() : null,
     ...chain.map((layout) => layout.load()),
     chain[0] && loadLayoutsView(),
   ]);

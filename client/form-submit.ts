@@ -48,6 +48,7 @@ export async function submitForm(
   if (answer?.ok === false && "fieldErrors" in answer) {
     return { kind: "invalid", fieldErrors: answer.fieldErrors, message: answer.message };
   }
+  if (answer?.ok === false && "notFound" in answer) return { kind: "notFound", page: answer.page };
   if (response.status === STATUS.notFound || response.status === STATUS.conflict) return { kind: "reload" };
   if (answer?.ok === true) {
     return "redirect" in answer

@@ -143,7 +143,8 @@ export function createRouter(
               status: STATUS.serverError,
               error: answer.error,
             };
-      const needsModule = page.route !== null && !page.error;
+      // A page whose loader failed still needs its module: it may have an ErrorView of its own.
+      const needsModule = page.route !== null;
       if (needsModule && page.route !== match?.route.path) return fullLoad(url, mode);
       const withLayouts =
         chain.length > 0 && page.route !== null ? keptData(page, match!.params, chain) : page;

@@ -24,6 +24,8 @@ import { redirectAnswer } from "./redirects";
 import { withMiddleware } from "./middleware";
 import type { Action, Fields } from "../shared/route-module";
 import { isRedirect, redirect } from "../shared/redirect";
+import { isNotFound } from "../shared/not-found";
+import { notFoundAnswer } from "./not-found-answer";
 import { echoedValues, isInvalid } from "../shared/invalid";
 import type { AppContext } from "./context";
 import { pageEnv } from "./d1-session";
@@ -52,7 +54,7 @@ async function run(c: AppContext, action: Action, url: URL, params: Params, fiel
     const args = { request: c.req.raw, url, params, env: pageEnv(c), ctx: c.executionCtx, context, fields };
     return await timed(c, "action", () => action(args));
   } catch (thrown) {
-    if (isRedirect(thrown)) return thrown;
+    if (isRedirect(thrown) || isNotFound(thrown)) return thrown;
     throw thrown;
   }
 }
@@ -95,6 +97,7 @@ async function answer(
   fields: Fields,
   script: boolean,
 ): Promise<Response> {
+  if (isNotFound(outcome)) return notFoundAnswer(c, url, route, "action");
   // Done (or sent elsewhere): the page's cached answers in this location no longer hold.
   if (!isInvalid(outcome)) await forgetPage(c, url, route.module);
   if (isRedirect(outcome)) return redirectAnswer(c, outcome, url);

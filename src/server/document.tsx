@@ -6,7 +6,7 @@ import { LayoutsView } from "../shared/layouts-view";
 import { NonceContext } from "../shared/nonce";
 import { scriptSafeJson } from "../shared/serialize";
 import { appendHeaders } from "../shared/answers";
-import { VISITOR_KEY, type DeferredMarker, type PageData } from "../shared/protocol";
+import { STATUS, VISITOR_KEY, type DeferredMarker, type PageData } from "../shared/protocol";
 import type { AppContext } from "./context";
 import { pageFiles, type ClientManifest } from "./manifest";
 import type { LoadedPage } from "./load-page";
@@ -142,7 +142,15 @@ export async function renderDocument(
     );
   } catch (error) {
     deadline.done();
-    throw error;
+    // A page with an error view of its own shows its render's failure there, inside its layouts.
+    if (!module?.ErrorView || page.error) throw error;
+    const failed: PageData = {
+      ...page,
+      data: null,
+      status: STATUS.serverError,
+      error: { digest: capture(error) },
+    };
+    return renderDocument(c, { ...loaded, page: failed, visitor: undefined }, headers, nonce);
   }
   stream.allReady.then(deadline.done, deadline.done);
   logWhenSettled(c.get("log"), stream.allReady);

@@ -2,6 +2,7 @@
 import { matchRoute, type RouteMatch } from "../shared/match-route";
 import type { Loader, LoaderArgs, RouteModule } from "../shared/route-module";
 import { isRedirect, type Redirect } from "../shared/redirect";
+import { isNotFound } from "../shared/not-found";
 import { pageView, titleOf } from "../shared/page-view";
 import { type ErrorPayload, type LayoutPart, type PageData, type Params, STATUS } from "../shared/protocol";
 import type { LayoutDefinition, LayoutModule, MountedLayout } from "../shared/layouts";
@@ -65,18 +66,23 @@ async function modulesOf(c: AppContext, match: RouteMatch<RouteModule>): Promise
   };
 }
 
-/** What one loader came to: its data, a redirect, or its failure's digest. */
-type Outcome = { data: unknown; status?: number } | { redirect: Redirect } | { error: ErrorPayload };
+/** What one loader came to: its data, a redirect, notFound(), or its failure's digest. */
+type Outcome =
+  { data: unknown; status?: number } | { redirect: Redirect } | { notFound: true } | { error: ErrorPayload };
+
+const NOT_FOUND: Outcome = { notFound: true };
 
 /**
  * Runs the loaders of `route` (resolveRoute's answer for `url`; null: the not-found page) and of
  * every layout around it, all at once: none waits for another. A loader that returns or throws a
- * redirect yields the Redirect (the outermost one's wins). A page without layouts lets its
- * loader's failure propagate; below a layout, a failure is the page's (or layout's) error, shown
- * by the error view above it, and the answer's status is 500.
+ * redirect yields the Redirect (the outermost one's wins). A page without layouts or an ErrorView
+ * of its own lets its loader's failure propagate; otherwise a failure is the page's (or layout's)
+ * error, shown by the error view above it, and the answer's status is 500. A notFound() shows the
+ * app's not-found view in that loader's place, with 404 (the outermost failure or notFound wins).
  * `request` may be a function: a Request derived for the page (page data without its marker,
  * an action's reload) is then built only if a loader reads `request`; most read `url` only.
  * `keep`: layouts whose data the client has (page data): their loaders do not run.
+ * `notFoundAt`: a middleware of that depth said notFound() (loadNotFound): no loader below it runs.
  */
 export async function loadPage(
   c: AppContext,
@@ -86,6 +92,7 @@ export async function loadPage(
   /** The page's per-visitor loader, started (by default here, with `request` as sent). */
   visitor = startVisitor(c, url, request, route),
   keep: ReadonlySet<string> = NO_LAYOUTS,
+  notFoundAt = Infinity,
 ): Promise<LoadedPage | Redirect> {
   const { manifest } = c.get("app");
   if (!route) {
@@ -113,55 +120,74 @@ export async function loadPage(
   }
   const headers = new Headers();
   const args = (params: Params) => loaderArgs(c, url, params, request, context);
+  const contained = layouts.length > 0 || module.ErrorView !== undefined;
   const run = (phase: Phase, loader: Loader | undefined, params: Params) =>
-    loader ? settle(c, phase, () => loader(args(params)), headers, layouts.length > 0) : undefined;
+    loader ? settle(c, phase, () => loader(args(params)), headers, contained) : undefined;
   // Every loader starts now, the page's and each layout's: no waterfall.
-  const started = layouts.map(({ definition, module }) =>
-    keep.has(definition.id)
-      ? null
-      : run(`layout:${definition.id}`, module.loader, ownParams(match.params, definition)),
+  const started = layouts.map(({ definition, module }, i) =>
+    i >= notFoundAt
+      ? NOT_FOUND
+      : keep.has(definition.id)
+        ? null
+        : run(`layout:${definition.id}`, module.loader, ownParams(match.params, definition)),
   );
-  const own = run("loader", module.loader, match.params);
+  const own = notFoundAt <= layouts.length ? NOT_FOUND : run("loader", module.loader, match.params);
   const outcomes = await Promise.all([...started, own]);
   const settled: (Exclude<Outcome, { redirect: Redirect }> | null | undefined)[] = [];
   for (const outcome of outcomes) {
     if (outcome && "redirect" in outcome) return outcome.redirect;
     settled.push(outcome);
   }
+  // What the page shows: the outermost failure or notFound(), else the page itself.
+  const stop = settled.find((outcome) => outcome && !("data" in outcome));
+  const notFound = !!stop && "notFound" in stop;
   const pageOutcome = settled.pop();
   const parts: Record<string, LayoutPart> = {};
   layouts.forEach(({ definition }, i) => {
     const outcome = settled[i];
-    if (outcome)
-      parts[definition.id] = "error" in outcome ? { error: outcome.error } : { data: outcome.data };
+    if (outcome) parts[definition.id] = "data" in outcome ? { data: outcome.data } : outcome;
   });
   const data = pageOutcome && "data" in pageOutcome ? pageOutcome.data : null;
   const error = pageOutcome && "error" in pageOutcome ? pageOutcome.error : undefined;
-  const failed = error !== undefined || Object.values(parts).some((part) => "error" in part);
-  let title = titleOf(module, data);
+  let title = notFound ? NOT_FOUND_TITLE : titleOf(module, data);
   for (let i = layouts.length - 1; i >= 0; i--) title = layouts[i]!.module.title?.(title) ?? title;
   const page: PageData = {
     route: match.route.path,
     params: match.params,
-    data,
+    data: notFound ? null : data,
     title,
     head: headTags(
       c,
       url,
-      module,
+      notFound ? null : module,
       data,
       title,
       layouts.map((layout) => layout.module.meta),
     ),
     build: manifest.build,
-    status: failed
-      ? STATUS.serverError
+    status: stop
+      ? notFound
+        ? STATUS.notFound
+        : STATUS.serverError
       : (pageOutcome && "data" in pageOutcome && pageOutcome.status) || STATUS.ok,
     ...(error ? { error } : {}),
+    ...(notFound ? { notFound } : {}),
     ...(layouts.length > 0 ? { layouts: parts } : {}),
   };
-  return { page, module, layouts: mounted(route), visitor, headers };
+  return { page, module, layouts: mounted(route), visitor: notFound ? undefined : visitor, headers };
 }
+
+/**
+ * The page at `url` as the not-found view, inside the layouts above `depth` (their loaders run),
+ * for a middleware of that depth or an action that said notFound().
+ */
+export const loadNotFound = (
+  c: AppContext,
+  url: URL,
+  request: Request | (() => Request),
+  route: ResolvedRoute,
+  depth: number,
+) => loadPage(c, url, request, route, undefined, NO_LAYOUTS, depth);
 
 const NO_LAYOUTS: ReadonlySet<string> = new Set();
 
@@ -177,8 +203,8 @@ function ownParams(params: Params, layout: LayoutDefinition): Params {
 }
 
 /**
- * One loader's outcome: its data as the page sees it (pageView), a redirect, or, below a layout
- * (`contained`), its failure's digest; a failure of a page without layouts propagates.
+ * One loader's outcome: its data as the page sees it (pageView), a redirect, notFound(), or, where
+ * an error view will show it (`contained`), its failure's digest; else its failure propagates.
  */
 async function settle(
   c: AppContext,
@@ -190,12 +216,14 @@ async function settle(
   try {
     const result = await timed(c, phase, load);
     if (isRedirect(result)) return { redirect: result };
+    if (isNotFound(result)) return NOT_FOUND;
     const { value, status, headers: added } = unwrapData(result);
     appendHeaders(headers, added);
     // What the page renders with, on the server as after hydration: the data through JSON.
     return { data: pageView(value), status };
   } catch (thrown) {
     if (isRedirect(thrown)) return { redirect: thrown };
+    if (isNotFound(thrown)) return NOT_FOUND;
     if (!contained) throw thrown;
     return { error: { digest: c.get("capture")(thrown) } };
   }

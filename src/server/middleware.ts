@@ -2,12 +2,14 @@
 // action) or an endpoint's: outermost first, each a phase of the request's timings; a middleware
 // may answer itself (a redirect in the request kind's own form, or a Response).
 import { isRedirect } from "../shared/redirect";
+import { isNotFound } from "../shared/not-found";
 import { requestContext, type Middleware, type MiddlewareArgs } from "../shared/middleware";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
 import type { ResolvedRoute } from "./load-page";
 import { pageEnv } from "./d1-session";
 import { redirectAnswer } from "./redirects";
+import { notFoundAnswer } from "./not-found-answer";
 import { timedUntil } from "./timings";
 
 /** The middleware of `route`, outermost first: the app's, each layout's, the page's own. */
@@ -61,13 +63,14 @@ export async function withMiddleware(
     try {
       result = await middleware(args, next);
     } catch (thrown) {
-      if (!isRedirect(thrown)) throw thrown;
+      if (!isRedirect(thrown) && !isNotFound(thrown)) throw thrown;
       result = thrown;
     } finally {
       entered();
     }
     if (result instanceof Response) return result;
     if (isRedirect(result)) return redirectAnswer(c, result, url, { fromMiddleware: true });
+    if (isNotFound(result)) return notFoundAnswer(c, url, route, middleware);
     return next();
   };
   const response = await run(0);

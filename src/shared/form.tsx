@@ -109,6 +109,10 @@ export function Form<F extends string = string>(props: FormProps<F>) {
     try {
       const outcome = await router.submit(form, actionName);
       if (outcome.kind === "reload") return location.assign(location.href);
+      if (outcome.kind === "notFound") {
+        setState((s) => ({ ...s, pending: false }));
+        return await router.showPage(outcome.page, { url: form.action });
+      }
       if (outcome.kind === "redirect") {
         setState((s) => ({ ...s, pending: false, fieldErrors: {} }));
         return await router.navigate(outcome.location);

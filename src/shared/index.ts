@@ -3,6 +3,7 @@
 // may import server-only code (src/vite/server-only.ts).
 
 export { redirect, type Redirect } from "./redirect";
+export { notFound, type NotFound } from "./not-found";
 export {
   page,
   type Action,

@@ -9,8 +9,9 @@ import type { RouteViewProps } from "./root";
 /**
  * The page inside its layouts, outermost first. A layout's error view stands in for what is below
  * it when that failed (a loader's digest, or a render error in the browser): the page's failure
- * shows the innermost layout's view, a layout loader's failure the view of the layout above it
- * (the app's own route error view above the outermost). Every layout's chrome above stays.
+ * shows its own ErrorView or the innermost layout's, a layout loader's failure the view of the
+ * layout above it (the app's own route error view above the outermost). A notFound() shows the
+ * app's not-found view in the same place. Every layout's chrome above stays.
  */
 /** A render error in the browser below a layout without a view of its own: a digest only if the server gave one. */
 function ClientRouteError({ digest }: { digest?: string }) {
@@ -38,20 +39,31 @@ export function LayoutsView({
   let failure = page.error;
   for (let i = 0; i < layouts.length; i++) {
     const part = parts[layouts[i]!.id];
-    if (part && "error" in part) {
+    if (part && !("data" in part)) {
       depth = i;
-      failure = part.error;
+      failure = "error" in part ? part.error : undefined;
       break;
     }
     data[layouts[i]!.id] = part?.data;
   }
-  const View = (depth > 0 && layouts[depth - 1]!.module.ErrorView) || RouteErrorView;
+  const own = depth === layouts.length ? module?.ErrorView : undefined;
+  const View = own || (depth > 0 && layouts[depth - 1]!.module.ErrorView) || RouteErrorView;
   let inner: ReactNode =
     failure !== undefined ? (
       <View digest={failure.digest} />
+    ) : depth < layouts.length ? (
+      <NotFound />
     ) : (
       <RouteView page={page} module={module} NotFound={NotFound} />
     );
+  // A page with a view of its own shows it for a render error in the browser too.
+  if (own && failure === undefined) {
+    inner = (
+      <LayoutErrorBoundary View={own} resetKey={page}>
+        {inner}
+      </LayoutErrorBoundary>
+    );
+  }
   for (let i = depth - 1; i >= 0; i--) {
     const { id, module: layout } = layouts[i]!;
     const Layout = layout.default;

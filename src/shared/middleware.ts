@@ -3,6 +3,7 @@
 import type { Params } from "./href";
 import type { PageEnv } from "./route-module";
 import type { Redirect } from "./redirect";
+import type { NotFound } from "./not-found";
 
 declare const valueType: unique symbol;
 
@@ -81,9 +82,9 @@ export interface MiddlewareArgs {
  * Runs before the loaders and actions below it, outermost first, for documents, page data and
  * actions alike (and endpoints). It calls `next()` to go on (and may look at what came back),
  * or answers itself: `return redirect("/sign-in")` (as a 302/303, or the page-data protocol's
- * redirect for client navigations), or a Response.
+ * redirect for client navigations), `notFound()` (the not-found view, 404), or a Response.
  */
 export type Middleware = (
   args: MiddlewareArgs,
   next: () => Promise<Response>,
-) => void | Response | Redirect | Promise<void | Response | Redirect>;
+) => void | Response | Redirect | NotFound | Promise<void | Response | Redirect | NotFound>;

@@ -1,5 +1,6 @@
 // The types a page's data takes on its way from the loader to the page: what JSON keeps of it.
 import type { Redirect } from "./redirect";
+import type { NotFound } from "./not-found";
 import type { DataWith } from "./answers";
 
 /** Values JSON leaves out of an object (and writes as null in an array). */
@@ -57,9 +58,9 @@ export type Serialized<T> = 0 extends 1 & T
                 ? SerializedObject<T>
                 : never;
 
-/** A loader's result without the redirects it may return: the data a page is rendered with. */
+/** A loader's result without the redirects and notFound() it may return: the data a page is rendered with. */
 export type LoaderData<L> = L extends (...args: never[]) => infer R
-  ? Unwrapped<Exclude<Awaited<R>, Redirect>>
+  ? Unwrapped<Exclude<Awaited<R>, Redirect | NotFound>>
   : L;
 
 /** The value a `data(value, options)` result carries; other results as they are. */

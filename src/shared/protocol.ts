@@ -114,6 +114,8 @@ export interface PageData {
   status: number;
   /** Set when the route's loader failed: the page shows the route error view. */
   error?: ErrorPayload;
+  /** Set when a loader, action or middleware said notFound(): the not-found view shows instead (404). */
+  notFound?: true;
   /**
    * The data of each layout around the page, by id (pages below layouts only). A page-data answer
    * leaves out the layouts the client said it keeps (`_data`, below): their data is on screen.
@@ -135,8 +137,11 @@ export interface PageData {
   vitals?: number;
 }
 
-/** One layout's part of the page data: its loader's data, or the digest of its loader's failure. */
-export type LayoutPart = { data: unknown } | { error: ErrorPayload };
+/**
+ * One layout's part of the page data: its loader's data, the digest of its loader's failure, or
+ * notFound (its loader, or a middleware at or above it, said notFound(): the view shows in its place).
+ */
+export type LayoutPart = { data: unknown } | { error: ErrorPayload } | { notFound: true };
 
 export interface ReporterConfig {
   /** The public DSN the envelopes name. */
@@ -189,7 +194,14 @@ export interface ActionRedirect {
   redirect: string;
 }
 
-export type ActionResponse = ActionSuccess | ActionRedirect | ActionFailure | ActionError;
+/** An action (or its middleware) said notFound(): 404, and the page to show, the not-found view inside its layouts. */
+export interface ActionNotFound {
+  ok: false;
+  notFound: true;
+  page: PageData;
+}
+
+export type ActionResponse = ActionSuccess | ActionRedirect | ActionFailure | ActionError | ActionNotFound;
 
 /**
  * The window event the client router dispatches once a client navigation's page is committed, for

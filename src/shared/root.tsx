@@ -111,8 +111,11 @@ export interface RouteViewProps {
 }
 
 function RouteView({ page, module, NotFound }: RouteViewProps) {
-  if (page.error) return <RouteErrorView digest={page.error.digest} />;
-  if (module === null || page.route === null) return <NotFound />;
+  if (page.error) {
+    const View = module?.ErrorView ?? RouteErrorView;
+    return <View digest={page.error.digest} />;
+  }
+  if (module === null || page.route === null || page.notFound) return <NotFound />;
   const Page = module.default;
   return <Page data={page.data} params={page.params} actionData={page.actionData} visitor={page.visitor} />;
 }

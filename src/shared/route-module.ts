@@ -10,6 +10,7 @@ import type { FieldNames } from "./schema-action";
 import type { Middleware, RequestContext } from "./middleware";
 import type { EndpointModule, EndpointRoute } from "./endpoint";
 import type { Redirect } from "./redirect";
+import type { NotFound } from "./not-found";
 
 /** What page code may do with D1: a session's queries (no exec, no session of its own). */
 export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
@@ -56,7 +57,7 @@ export interface ActionArgs<P extends string = string> extends LoaderArgs<P> {
  */
 export type Action<R = unknown, P extends string = string> = (
   args: ActionArgs<P>,
-) => R | Invalid | Redirect | Promise<R | Invalid | Redirect>;
+) => R | Invalid | Redirect | NotFound | Promise<R | Invalid | Redirect | NotFound>;
 
 /**
  * A page's actions by name. A method's parameter is checked both ways, so an action typed for
@@ -129,6 +130,11 @@ export interface RouteModule {
    * (server/page-cache.ts). Only for pages whose answer is the same for every visitor.
    */
   cache?: CachePolicy;
+  /**
+   * Shown inside the page's layouts, with the digest, when its loader or its render fails:
+   * instead of the innermost layout's error view (or, without layouts, the whole-page fallback).
+   */
+  ErrorView?: ComponentType<{ digest?: string }>;
 }
 
 /** How long a cached page is served (seconds): fresh for `maxAge`, then stale while it is refreshed. */
@@ -163,6 +169,7 @@ export interface PageModule<P extends string, M> {
   actions?: Record<string, { run(args: ActionArgs<P>): unknown }["run"]>;
   cacheControl?: RouteModule["cacheControl"];
   cache?: CachePolicy;
+  ErrorView?: RouteModule["ErrorView"];
 }
 
 declare const pageModule: unique symbol;
@@ -209,7 +216,7 @@ export interface AppDefinition {
   routes: RouteTable;
   /** Wraps every page, the not-found page and route errors: skip link, header, <main>. */
   Layout: ComponentType<{ children: ReactNode }>;
-  /** Shown inside the layout for a path no route matches. */
+  /** Shown inside the layout for a path no route matches, and inside a page's layouts for notFound(). */
   NotFound: ComponentType;
   /** The head tags every page starts from (a page's own `meta` fields win): the site's description. */
   meta?: PageMeta;

@@ -7,6 +7,8 @@ import type { ActionSuccess, FieldErrors, PageData } from "./protocol";
 export type SubmitOutcome =
   | { kind: "success"; answer: ActionSuccess }
   | { kind: "redirect"; location: string }
+  /** The action said notFound(): show this page, the not-found view inside its layouts. */
+  | { kind: "notFound"; page: PageData }
   | { kind: "invalid"; fieldErrors: FieldErrors; message?: string }
   /** The page is from another build, or lost its action: load it afresh. */
   | { kind: "reload" }

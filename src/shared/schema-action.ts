@@ -3,6 +3,7 @@
 import type { FieldErrors } from "./protocol";
 import type { ActionArgs } from "./route-module";
 import type { Redirect } from "./redirect";
+import type { NotFound } from "./not-found";
 import { invalid, type Invalid } from "./invalid";
 import { schemaVerdict } from "./schema-issues";
 import { secretNames } from "./secret-fields";
@@ -35,7 +36,7 @@ export type FieldNames<A> = [A] extends [SchemaAction<infer S, unknown>]
 
 /** What an action returns on success (its `result` for JavaScript callers), without refusals. */
 export type ActionResult<A> = A extends (...args: never[]) => infer R
-  ? Exclude<Awaited<R>, Invalid<string> | Redirect>
+  ? Exclude<Awaited<R>, Invalid<string> | Redirect | NotFound>
   : unknown;
 
 export interface SchemaActionOptions<S extends FormSchema> {

@@ -1,6 +1,6 @@
-// What the nested layouts' loaders share (server only): a delay and a failure the URL asks for,
-// and how often each loader ran in this isolate, so tests see whether a loader ran again.
-import { createContext, redirect, type Middleware } from "verge";
+// What the nested layouts' loaders share (server only): a delay, a failure and a notFound() the URL
+// asks for, and how often each loader ran in this isolate, so tests see whether a loader ran again.
+import { createContext, notFound, redirect, type Middleware } from "verge";
 
 const loads = new Map<string, number>();
 
@@ -9,6 +9,7 @@ export async function nestLoad(id: string, url: URL): Promise<{ id: string; load
   const delay = Number(url.searchParams.get("delay") ?? 0);
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(delay, 1000)));
   if (url.searchParams.get("fail") === id) throw new Error(`${id} failed on purpose`);
+  if (url.searchParams.get("missing") === id) throw notFound();
   const count = (loads.get(id) ?? 0) + 1;
   loads.set(id, count);
   return { id, loads: count };
@@ -19,13 +20,20 @@ export const visitKey = createContext<{ via: string }>("visit");
 
 /**
  * The outer layout's middleware: `?guard=1` sends the visitor to /nest (as a sign-in wall would),
- * and every answer below carries `X-Nest` and a cookie it set.
+ * `?guard=missing` answers notFound(), and every answer below carries `X-Nest` and a cookie it set.
  */
 export const nestGuard: Middleware = async function nestGuard({ url, context, headers }, next) {
   headers.set("X-Nest", "outer");
   if (url.searchParams.get("guard") === "1") {
     return redirect("/nest", { headers: [["Set-Cookie", "nest-guard=1; Path=/; HttpOnly"]] });
   }
+  if (url.searchParams.get("guard") === "missing") return notFound();
   context.set(visitKey, { via: "nestGuard" });
+  return next();
+};
+
+/** Page b's own middleware: `?gone=1` says notFound(), thrown, below every layout's middleware. */
+export const nestGone: Middleware = function nestGone({ url }, next) {
+  if (url.searchParams.get("gone") === "1") throw notFound();
   return next();
 };

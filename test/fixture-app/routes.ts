@@ -15,6 +15,8 @@ export const routes = [
   page("/styled", () => import("./pages/styled")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
+  // A page with an error view of its own, alone and below the three layouts.
+  page("/own-error", () => import("./pages/own-error")),
   // Three nested layouts, each with a loader, an error view and a counter; the outer one has middleware.
   ...layout("outer", () => import("./layouts/nest-outer"), [
     page("/nest", () => import("./pages/nest-home")),
@@ -22,6 +24,7 @@ export const routes = [
       ...layout("inner", () => import("./layouts/nest-inner"), [
         page("/nest/:section/a", () => import("./pages/nest-a")),
         page("/nest/:section/b", () => import("./pages/nest-b")),
+        page("/nest/:section/own", () => import("./pages/own-error")),
       ]),
     ]),
   ]),

@@ -1,7 +1,8 @@
 // /nest/:section/a: one of two sibling pages below three nested layouts (./nest-page.tsx). Its
 // loader reads what the outer layout's middleware set; its action shows middleware runs for it too.
+// Its `find` action (the form below the page) says notFound() for any id but "known".
 import * as v from "valibot";
-import { action, type Actions, type LoaderArgs, type PageProps } from "verge";
+import { action, Form, notFound, type Actions, type LoaderArgs, type PageProps } from "verge";
 import { nestLoad, visitKey } from "../nest.server";
 import { NestPage } from "./nest-page";
 
@@ -13,8 +14,19 @@ export async function loader({ url, context }: LoaderArgs<"/nest/:section/a">) {
 
 export const actions = {
   touch: action(v.object({}), ({ context }) => ({ touched: context.get(visitKey).via })),
+  find: action(v.object({ id: v.string() }), ({ input }) =>
+    input.id === "known" ? { found: input.id } : notFound(),
+  ),
 } satisfies Actions;
 
 export default function NestA(props: PageProps<typeof loader, "/nest/:section/a", typeof actions>) {
-  return <NestPage name="a" {...props} />;
+  return (
+    <>
+      <NestPage name="a" {...props} />
+      <Form actionName="find">
+        <label htmlFor="find-id">Id</label> <input id="find-id" name="id" />{" "}
+        <button type="submit">Find</button>
+      </Form>
+    </>
+  );
 }
