@@ -58,6 +58,9 @@ export function createRouter(
   let shown = new URL(shownHref);
   /** The page on screen: the one hydrated, then each the router shows. */
   let onScreen = initial;
+  /** Actions answered so far, and how many had been when the layouts on screen were loaded. */
+  let actions = 0;
+  let layoutsAsOf = 0;
 
   /**
    * Renders the page in a transition: the old page stays on screen until the new one is ready.
@@ -93,6 +96,7 @@ export function createRouter(
     if (mode === "push" && url.href === location.href) mode = "replace";
     controller?.abort();
     const current = (controller = new AbortController());
+    const asOf = actions;
     startProgress();
     try {
       const match = matchRoute(routes, url.pathname);
@@ -118,6 +122,8 @@ export function createRouter(
         return;
       }
       if (current.signal.aborted) return;
+      // An action answered meanwhile: this answer may be older than what it changed.
+      if (!given && asOf !== actions) return go(url.href, mode, undefined, began);
       if (answer === null) return fullLoad(url, mode);
       if ("redirect" in answer) {
         // The server redirects within its origin only: anything else is not followed, and the
@@ -159,6 +165,7 @@ export function createRouter(
         { page: withLayouts, module: needsModule ? module! : null, layouts: mountedLayouts },
         toAnother,
       );
+      layoutsAsOf = Math.max(layoutsAsOf, asOf);
       if (mode === "stay" || current !== controller) return;
       // Another page on screen: a view of its own for Web Vitals, whether or not they are measured.
       dispatchEvent(
@@ -175,9 +182,10 @@ export function createRouter(
 
   /**
    * The layouts of `match` whose data is on screen for the same params: a navigation keeps them
-   * (their loaders do not run again), until an action's answer brings them anew.
+   * (their loaders do not run again). After an action none is kept until a page brings them anew.
    */
   function kept(match: RouteMatch<RouteModule> | null): string[] {
+    if (layoutsAsOf < actions) return [];
     const on = onScreen;
     const parts = on.page.layouts ?? {};
     return (match?.route.layouts ?? [])
@@ -214,7 +222,14 @@ export function createRouter(
       return go(url.href, mode, page);
     },
     // Loaded on the first submission: most pages have no form, and every page loads this module.
-    submit: async (form, actionName) => (await import("./form-submit")).submitForm(form, actionName, build),
+    async submit(form, actionName) {
+      const outcome = await (await import("./form-submit")).submitForm(form, actionName, build);
+      // Whatever it answered, the action may have changed any page: nothing loaded before it is
+      // shown after it (a redirect's target, a link hovered, the layouts on screen).
+      clearPrefetched();
+      actions++;
+      return outcome;
+    },
     prefetch(url) {
       const match = matchRoute(routes, url.pathname);
       if (match?.route.kind === "endpoint") return;

@@ -1,7 +1,9 @@
 // /nest/:section/a: one of two sibling pages below three nested layouts (./nest-page.tsx). Its
 // loader reads what the outer layout's middleware set; its action shows middleware runs for it too.
+// Two more actions, for what the client keeps after an action: one redirects to page b (as "save,
+// then back to the list" does), one is refused.
 import * as v from "valibot";
-import { action, type Actions, type LoaderArgs, type PageProps } from "verge";
+import { action, Form, invalid, redirect, type Actions, type LoaderArgs, type PageProps } from "verge";
 import { nestLoad, visitKey } from "../nest.server";
 import { NestPage } from "./nest-page";
 
@@ -13,8 +15,20 @@ export async function loader({ url, context }: LoaderArgs<"/nest/:section/a">) {
 
 export const actions = {
   touch: action(v.object({}), ({ context }) => ({ touched: context.get(visitKey).via })),
+  moveOn: action(v.object({}), ({ params }) => redirect(`/nest/${params.section}/b`)),
+  refuse: action(v.object({}), () => invalid({}, { message: "Refused on purpose." })),
 } satisfies Actions;
 
 export default function NestA(props: PageProps<typeof loader, "/nest/:section/a", typeof actions>) {
-  return <NestPage name="a" {...props} />;
+  return (
+    <>
+      <NestPage name="a" {...props} />
+      <Form actionName="moveOn">
+        <button type="submit">Move on to b</button>
+      </Form>
+      <Form actionName="refuse">
+        <button type="submit">Be refused</button>
+      </Form>
+    </>
+  );
 }
