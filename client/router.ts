@@ -14,6 +14,12 @@ import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
 import { loadLayoutsView } from "./layouts-view";
+import {
+  currentNavigation,
+  IDLE,
+  setNavigation,
+  type NavigationLocation,
+} from "../src/shared/navigation-state";
 
 export interface PageState {
   page: PageData;
@@ -30,15 +36,23 @@ export interface RouterDeps {
 }
 
 export interface Router extends ClientRouter {
-  prefetch(url: URL): void;
   /** Back/Forward: the browser already changed the URL. */
   pop(): void;
 }
 
-/** push/replace/pop change pages; "stay" re-renders the page on screen (after an action). */
+/**
+ * push/replace/pop change pages; "stay" re-renders the page on screen (after an action, or its
+ * data loaded again: a revalidation).
+ */
 type Mode = "push" | "replace" | "pop" | "stay";
 
 export const ERROR_TITLE = "Error";
+
+/** `href` as a navigation's location (useNavigation). */
+function locationOf(href: string): NavigationLocation {
+  const { pathname, search, hash } = new URL(href, location.href);
+  return { pathname, search, hash };
+}
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
@@ -97,6 +111,16 @@ export function createRouter(
     controller?.abort();
     const current = (controller = new AbortController());
     const asOf = actions;
+    const revalidation = mode === "stay" && !given;
+    // A <Form>'s submission goes on loading the page after it. The page on screen shown again (a
+    // revalidation, a fetcher's answer) is no navigation.
+    const submitting = currentNavigation().state === "submitting" && currentNavigation();
+    setNavigation(
+      mode === "stay" && !submitting
+        ? currentNavigation()
+        : { ...submitting, state: "loading", location: locationOf(url.href) },
+      revalidation,
+    );
     startProgress();
     try {
       const match = matchRoute(routes, url.pathname);
@@ -110,7 +134,9 @@ export function createRouter(
         // The chunks and the data load in parallel; a prefetched answer is used once.
         const data = given
           ? { page: given }
-          : (takePrefetched(url) ?? requestPage(url, build, current.signal, kept(match)));
+          : revalidation
+            ? requestPage(url, build, current.signal)
+            : (takePrefetched(url) ?? requestPage(url, build, current.signal, kept(match)));
         [, answer, module, ...layouts] = await Promise.all([
           chain.length > 0 && loadLayoutsView(),
           data,
@@ -176,7 +202,12 @@ export function createRouter(
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));
     } finally {
-      if (current === controller) stopProgress();
+      if (current === controller) {
+        stopProgress();
+        // Every other navigation was aborted; a <Form> sending meanwhile is still sending.
+        const now = currentNavigation();
+        setNavigation(now.state === "submitting" ? now : IDLE, false);
+      }
     }
   }
 
@@ -222,14 +253,28 @@ export function createRouter(
       return go(url.href, mode, page);
     },
     // Loaded on the first submission: most pages have no form, and every page loads this module.
-    async submit(form, actionName) {
+    async submit(form, actionName, options) {
+      const navigates = options?.navigate !== false;
+      if (navigates) {
+        const { pathname, search } = locationOf(form.action);
+        setNavigation({
+          state: "submitting",
+          location: locationOf(form.action),
+          formData: new FormData(form),
+          formAction: pathname + search,
+          formMethod: "POST",
+        });
+      }
       const outcome = await (await import("./form-submit")).submitForm(form, actionName, build);
       // Whatever it answered, the action may have changed any page: nothing loaded before it is
       // shown after it (a redirect's target, a link hovered, the layouts on screen).
       clearPrefetched();
       actions++;
+      // A success or a redirect goes on to load a page; anything else leaves this one as it is.
+      if (navigates && outcome.kind !== "success" && outcome.kind !== "redirect") setNavigation(IDLE);
       return outcome;
     },
+    revalidate: () => go(location.href, "stay"),
     prefetch(url) {
       const match = matchRoute(routes, url.pathname);
       if (match?.route.kind === "endpoint") return;
