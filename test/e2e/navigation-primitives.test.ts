@@ -87,8 +87,10 @@ describe("navigation primitives", () => {
     await page.getByLabel("Note").fill("hello");
     await page.getByRole("button", { name: "Send the note" }).click();
     await expect.poll(() => text(page, "navigation")).toBe("navigation submitting");
+    expect(await page.locator("main").getAttribute("aria-busy")).toBe("true");
     release();
     await expect.poll(() => text(page, "navigation")).toBe("navigation idle");
+    expect(await page.locator("main").getAttribute("aria-busy")).toBeNull();
     expect(await navigations(page)).toEqual([
       "idle",
       "submitting /primitives hello",
