@@ -67,6 +67,7 @@ describe("navigation primitives", () => {
     expect(location(page)).toBe("/primitives?step=2");
     expect(await loads(page)).toBeGreaterThan(before);
     expect(await historyLength(page)).toBe(entries + 1);
+    expect(await navigations(page)).toEqual(["idle", "loading /primitives", "idle"]);
 
     await page.getByRole("button", { name: "Step 0 in place" }).click();
     await expect.poll(() => text(page, "step")).toBe("step 0");
