@@ -1,5 +1,6 @@
 // Document-level listeners, so pages keep using plain <a>: same-origin link clicks navigate
-// client-side, intent (hover, focus, touch) prefetches, and Back/Forward re-render.
+// client-side, intent (hover, focus, touch) prefetches, and Back/Forward re-render. A <Link>'s
+// choices travel as attributes: `data-replace`, and `data-prefetch="none"` (no intent prefetch).
 import type { Router } from "./router";
 import { isOwn } from "./own-url";
 import { initScroll } from "./scroll";
@@ -22,6 +23,9 @@ export function linkTarget(target: EventTarget | null): URL | null {
   return url;
 }
 
+/** The link an event that linkTarget took came from. */
+const linkOf = (target: EventTarget | null) => (target as Element).closest("a")!;
+
 /** Call after hydration: React's own handlers then run first and may preventDefault. */
 export function listen(router: Router): void {
   initScroll();
@@ -31,11 +35,11 @@ export function listen(router: Router): void {
     const url = linkTarget(event.target);
     if (!url) return;
     event.preventDefault();
-    void router.navigate(url.href);
+    void router.navigate(url.href, { replace: linkOf(event.target).hasAttribute("data-replace") });
   });
   const intent = (event: Event) => {
     const url = linkTarget(event.target);
-    if (url) router.prefetch(url);
+    if (url && linkOf(event.target).dataset.prefetch !== "none") router.prefetch(url);
   };
   for (const type of ["pointerover", "focusin", "touchstart"]) {
     document.addEventListener(type, intent, { passive: true });

@@ -3,6 +3,7 @@
 import type { RouteTable } from "../src/shared/route-module";
 import type { SubmitOutcome } from "../src/shared/router-context";
 import type { PageState, Router, RouterDeps } from "./router";
+import { setActiveRouter } from "../src/shared/navigation-state";
 
 /** What the browser would have done without JavaScript: post the form itself. */
 function postNatively(form: HTMLFormElement): Promise<SubmitOutcome> {
@@ -10,7 +11,10 @@ function postNatively(form: HTMLFormElement): Promise<SubmitOutcome> {
   return new Promise(() => {}); // the page is leaving
 }
 
-/** A Router whose every call loads the real one first; when it cannot load, the browser does the work. */
+/**
+ * A Router whose every call loads the real one first; when it cannot load, the browser does the
+ * work. It is the page's router from now on (`navigate()` outside components uses it).
+ */
 export function deferredRouter(routes: RouteTable, initial: PageState, deps: RouterDeps): Router {
   // The page on screen now, at hydration: by the time the router loads, Back may have moved on.
   const shown = location.href;
@@ -23,21 +27,26 @@ export function deferredRouter(routes: RouteTable, initial: PageState, deps: Rou
         throw error;
       },
     ));
-  return {
+  const router: Router = {
     navigate: (href, options) =>
       load().then(
         (router) => router.navigate(href, options),
         () => location.assign(href),
       ),
     showPage: (page, options) => load().then((router) => router.showPage(page, options)),
-    submit: (form, actionName) =>
+    submit: (form, actionName, options) =>
       load()
-        .then((router) => router.submit(form, actionName))
+        .then((router) => router.submit(form, actionName, options))
         .catch(() => postNatively(form)),
     prefetch: (url) =>
       void load().then(
         (router) => router.prefetch(url),
         () => {},
+      ),
+    revalidate: () =>
+      load().then(
+        (router) => router.revalidate(),
+        () => location.reload(),
       ),
     pop: () =>
       void load().then(
@@ -45,4 +54,6 @@ export function deferredRouter(routes: RouteTable, initial: PageState, deps: Rou
         () => location.reload(),
       ),
   };
+  setActiveRouter(router);
+  return router;
 }

@@ -14,6 +14,12 @@ import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
 import { loadLayoutsView } from "./layouts-view";
+import {
+  currentNavigation,
+  IDLE,
+  setNavigation,
+  type NavigationLocation,
+} from "../src/shared/navigation-state";
 
 export interface PageState {
   page: PageData;
@@ -30,15 +36,23 @@ export interface RouterDeps {
 }
 
 export interface Router extends ClientRouter {
-  prefetch(url: URL): void;
   /** Back/Forward: the browser already changed the URL. */
   pop(): void;
 }
 
-/** push/replace/pop change pages; "stay" re-renders the page on screen (after an action). */
+/**
+ * push/replace/pop change pages; "stay" re-renders the page on screen (after an action, or its
+ * data loaded again: a revalidation).
+ */
 type Mode = "push" | "replace" | "pop" | "stay";
 
 export const ERROR_TITLE = "Error";
+
+/** `href` as a navigation's location (useNavigation). */
+function locationOf(href: string): NavigationLocation {
+  const { pathname, search, hash } = new URL(href, location.href);
+  return { pathname, search, hash };
+}
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
@@ -58,6 +72,9 @@ export function createRouter(
   let shown = new URL(shownHref);
   /** The page on screen: the one hydrated, then each the router shows. */
   let onScreen = initial;
+  /** Actions answered so far, and how many had been when the layouts on screen were loaded. */
+  let actions = 0;
+  let layoutsAsOf = 0;
 
   /**
    * Renders the page in a transition: the old page stays on screen until the new one is ready.
@@ -93,6 +110,17 @@ export function createRouter(
     if (mode === "push" && url.href === location.href) mode = "replace";
     controller?.abort();
     const current = (controller = new AbortController());
+    const asOf = actions;
+    const revalidation = mode === "stay" && !given;
+    // A <Form>'s submission goes on loading the page after it. The page on screen shown again (a
+    // revalidation, a fetcher's answer) is no navigation.
+    const submitting = currentNavigation().state === "submitting" && currentNavigation();
+    setNavigation(
+      mode === "stay" && !submitting
+        ? currentNavigation()
+        : { ...submitting, state: "loading", location: locationOf(url.href) },
+      revalidation,
+    );
     startProgress();
     try {
       const match = matchRoute(routes, url.pathname);
@@ -106,7 +134,9 @@ export function createRouter(
         // The chunks and the data load in parallel; a prefetched answer is used once.
         const data = given
           ? { page: given }
-          : (takePrefetched(url) ?? requestPage(url, build, current.signal, kept(match)));
+          : revalidation
+            ? requestPage(url, build, current.signal)
+            : (takePrefetched(url) ?? requestPage(url, build, current.signal, kept(match)));
         [, answer, module, ...layouts] = await Promise.all([
           chain.length > 0 && loadLayoutsView(),
           data,
@@ -118,6 +148,8 @@ export function createRouter(
         return;
       }
       if (current.signal.aborted) return;
+      // An action answered meanwhile: this answer may be older than what it changed.
+      if (!given && asOf !== actions) return go(url.href, mode, undefined, began);
       if (answer === null) return fullLoad(url, mode);
       if ("redirect" in answer) {
         // The server redirects within its origin only: anything else is not followed, and the
@@ -160,6 +192,7 @@ export function createRouter(
         { page: withLayouts, module: needsModule ? module! : null, layouts: mountedLayouts },
         toAnother,
       );
+      layoutsAsOf = Math.max(layoutsAsOf, asOf);
       if (mode === "stay" || current !== controller) return;
       // Another page on screen: a view of its own for Web Vitals, whether or not they are measured.
       dispatchEvent(
@@ -170,15 +203,21 @@ export function createRouter(
       settle(url.hash, mode === "pop");
       deps.announce(announcement(before, url.pathname));
     } finally {
-      if (current === controller) stopProgress();
+      if (current === controller) {
+        stopProgress();
+        // Every other navigation was aborted; a <Form> sending meanwhile is still sending.
+        const now = currentNavigation();
+        setNavigation(now.state === "submitting" ? now : IDLE, false);
+      }
     }
   }
 
   /**
    * The layouts of `match` whose data is on screen for the same params: a navigation keeps them
-   * (their loaders do not run again), until an action's answer brings them anew.
+   * (their loaders do not run again). After an action none is kept until a page brings them anew.
    */
   function kept(match: RouteMatch<RouteModule> | null): string[] {
+    if (layoutsAsOf < actions) return [];
     const on = onScreen;
     const parts = on.page.layouts ?? {};
     return (match?.route.layouts ?? [])
@@ -215,7 +254,28 @@ export function createRouter(
       return go(url.href, mode, page);
     },
     // Loaded on the first submission: most pages have no form, and every page loads this module.
-    submit: async (form, actionName) => (await import("./form-submit")).submitForm(form, actionName, build),
+    async submit(form, actionName, options) {
+      const navigates = options?.navigate !== false;
+      if (navigates) {
+        const { pathname, search } = locationOf(form.action);
+        setNavigation({
+          state: "submitting",
+          location: locationOf(form.action),
+          formData: new FormData(form),
+          formAction: pathname + search,
+          formMethod: "POST",
+        });
+      }
+      const outcome = await (await import("./form-submit")).submitForm(form, actionName, build);
+      // Whatever it answered, the action may have changed any page: nothing loaded before it is
+      // shown after it (a redirect's target, a link hovered, the layouts on screen).
+      clearPrefetched();
+      actions++;
+      // A success or a redirect goes on to load a page; anything else leaves this one as it is.
+      if (navigates && outcome.kind !== "success" && outcome.kind !== "redirect") setNavigation(IDLE);
+      return outcome;
+    },
+    revalidate: () => go(location.href, "stay"),
     prefetch(url) {
       const match = matchRoute(routes, url.pathname);
       if (match?.route.kind === "endpoint") return;

@@ -4,6 +4,7 @@ import { preinit, preloadModule } from "react-dom";
 import { Root } from "../shared/root";
 import { LayoutsView } from "../shared/layouts-view";
 import { NonceContext } from "../shared/nonce";
+import { RequestUrlContext } from "../shared/router-context";
 import { scriptSafeJson } from "../shared/serialize";
 import { appendHeaders } from "../shared/answers";
 import { STATUS, VISITOR_KEY, type DeferredMarker, type PageData } from "../shared/protocol";
@@ -77,7 +78,7 @@ export function documentTree(
 ) {
   const app = c.get("app");
   const modules = layouts.length === 0 ? [module] : [...layouts.map((layout) => layout.module), module];
-  return (
+  const tree = (
     <NonceContext value={nonce}>
       <Root
         app={app}
@@ -90,6 +91,8 @@ export function documentTree(
       />
     </NonceContext>
   );
+  // The navigation hooks read the request's address (useSearchParams).
+  return <RequestUrlContext value={c.req.url}>{tree}</RequestUrlContext>;
 }
 
 /**

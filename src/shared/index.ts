@@ -63,3 +63,16 @@ export {
   type EndpointRoute,
 } from "./endpoint";
 export { setCookie, deleteCookie, getCookie, type CookieOptions } from "./cookies";
+export { Link, type Href, type LinkProps } from "./link";
+export {
+  navigate,
+  useNavigate,
+  useNavigation,
+  useRevalidator,
+  useSearchParams,
+  type NavigateOptions,
+  type Revalidator,
+  type SearchParamsInit,
+  type SetSearchParams,
+} from "./navigation-hooks";
+export type { Navigation, NavigationLocation } from "./navigation-state";

@@ -1,5 +1,6 @@
 // The browser's router as components see it. Null during server rendering: links and
-// forms then behave as plain HTML, which is also what they do before hydration.
+// forms then behave as plain HTML, which is also what they do before hydration. The worker
+// gives components the request's URL instead (useSearchParams reads it).
 import { createContext, useContext } from "react";
 import type { ActionSuccess, FieldErrors, PageData } from "./protocol";
 
@@ -22,11 +23,21 @@ export interface ClientRouter {
    * (default: the current URL), without another request.
    */
   showPage(page: PageData, options?: { url?: string; replace?: boolean }): Promise<void>;
-  /** Posts `form` to its action URL as the action `actionName`, with fetch. */
-  submit(form: HTMLFormElement, actionName: string): Promise<SubmitOutcome>;
+  /**
+   * Posts `form` to its action URL as the action `actionName`, with fetch. `navigate: false` (a
+   * fetcher's) leaves `useNavigation()` as it is.
+   */
+  submit(form: HTMLFormElement, actionName: string, options?: { navigate?: boolean }): Promise<SubmitOutcome>;
+  /** Loads the page data of `url` ahead of a visit (and its chunks). */
+  prefetch(url: URL): void;
+  /** Loads the page on screen's data again, its layouts' included, and shows it. */
+  revalidate(): Promise<void>;
 }
 
 export const RouterContext = createContext<ClientRouter | null>(null);
+
+/** The worker's render only: the request's URL. */
+export const RequestUrlContext = createContext<string | null>(null);
 
 export function useRouter(): ClientRouter | null {
   return useContext(RouterContext);

@@ -13,6 +13,7 @@ export const routes = [
   page("/schema-throws", () => import("./pages/schema-throws")),
   page("/secrets", () => import("./pages/secrets")),
   page("/styled", () => import("./pages/styled")),
+  page("/primitives", () => import("./pages/primitives")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
   // A page with an error view of its own, alone and below the three layouts.

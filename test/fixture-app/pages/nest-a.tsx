@@ -1,8 +1,19 @@
 // /nest/:section/a: one of two sibling pages below three nested layouts (./nest-page.tsx). Its
 // loader reads what the outer layout's middleware set; its action shows middleware runs for it too.
 // Its `find` action (the form below the page) says notFound() for any id but "known".
+// Two more actions, for what the client keeps after an action: one redirects to page b (as "save,
+// then back to the list" does), one is refused.
 import * as v from "valibot";
-import { action, Form, notFound, type Actions, type LoaderArgs, type PageProps } from "verge";
+import {
+  action,
+  Form,
+  invalid,
+  notFound,
+  redirect,
+  type Actions,
+  type LoaderArgs,
+  type PageProps,
+} from "verge";
 import { nestLoad, visitKey } from "../nest.server";
 import { NestPage } from "./nest-page";
 
@@ -17,6 +28,8 @@ export const actions = {
   find: action(v.object({ id: v.string() }), ({ input }) =>
     input.id === "known" ? { found: input.id } : notFound(),
   ),
+  moveOn: action(v.object({}), ({ params }) => redirect(`/nest/${params.section}/b`)),
+  refuse: action(v.object({}), () => invalid({}, { message: "Refused on purpose." })),
 } satisfies Actions;
 
 export default function NestA(props: PageProps<typeof loader, "/nest/:section/a", typeof actions>) {
@@ -26,6 +39,12 @@ export default function NestA(props: PageProps<typeof loader, "/nest/:section/a"
       <Form actionName="find">
         <label htmlFor="find-id">Id</label> <input id="find-id" name="id" />{" "}
         <button type="submit">Find</button>
+      </Form>
+      <Form actionName="moveOn">
+        <button type="submit">Move on to b</button>
+      </Form>
+      <Form actionName="refuse">
+        <button type="submit">Be refused</button>
       </Form>
     </>
   );
