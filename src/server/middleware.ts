@@ -49,14 +49,17 @@ export async function withMiddleware(
   const run = async (i: number): Promise<Response> => {
     const middleware = chain[i];
     if (!middleware) return answer();
+    const name = middleware.name || String(i);
     let below: Promise<Response> | undefined;
     let entered!: () => void;
     const next = () => {
+      // Twice would run everything below twice (an action, a write): a mistake to say, not hide.
+      if (below) throw new Error(`The middleware "${name}" called next() twice: call it once`);
       entered();
-      return (below ??= run(i + 1));
+      return (below = run(i + 1));
     };
     // The phase is the middleware's own time: until it calls next() or answers.
-    timedUntil(c, `middleware:${middleware.name || i}`, new Promise<void>((done) => (entered = done)));
+    timedUntil(c, `middleware:${name}`, new Promise<void>((done) => (entered = done)));
     let result: Awaited<ReturnType<Middleware>>;
     try {
       result = await middleware(args, next);
@@ -68,7 +71,7 @@ export async function withMiddleware(
     }
     if (result instanceof Response) return result;
     if (isRedirect(result)) return redirectAnswer(c, result, url, { fromMiddleware: true });
-    return next();
+    return below ?? next();
   };
   const response = await run(0);
   if (!hasAny(headers)) return response;

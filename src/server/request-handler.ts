@@ -1,0 +1,31 @@
+// What each kind of request declares for the dispatcher (dispatch.ts): its target, its guards,
+// its body limit and its answer. The dispatcher runs these steps in one order for every kind.
+import { PAGE_DATA_PARAM } from "../shared/protocol";
+import type { AppContext } from "./context";
+import type { ResolvedRoute } from "./load-page";
+
+/** One kind's handler; `Admitted` is what its guards found out for its answer (an action's body type). */
+export interface RequestHandler<Admitted = void> {
+  /** The URL the request is for, as matching, middleware and loaders see it. */
+  target(request: Request): URL;
+  /** Whether the request names a route: then it is resolved, and middleware runs around the answer. */
+  routed: boolean;
+  /** The largest body taken: a refused one is read to its end within it and dropped, else cancelled. */
+  limit: number;
+  /** The refusal of a body over `limit`. */
+  tooLarge(): Error;
+  /** The checks made before the body is read or any product code runs: each throws its refusal. */
+  guards?(c: AppContext, url: URL, route: ResolvedRoute | null): Admitted | Promise<Admitted>;
+  /** The answer, behind the route's middleware. */
+  answer(c: AppContext, url: URL, route: ResolvedRoute | null, admitted: Admitted): Promise<Response>;
+}
+
+/** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
+export function pageUrl(request: Request): URL {
+  const url = new URL(request.url);
+  url.searchParams.delete(PAGE_DATA_PARAM);
+  return url;
+}
+
+/** The URL as sent (endpoints, the relay): nothing in it is verge's own. */
+export const sentUrl = (request: Request): URL => new URL(request.url);
