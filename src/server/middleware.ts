@@ -2,15 +2,21 @@
 // action) or an endpoint's: outermost first, each a phase of the request's timings; a middleware
 // may answer itself (a redirect in the request kind's own form, or a Response).
 import { isRedirect } from "../shared/redirect";
-import { requestContext, type Middleware, type MiddlewareArgs } from "../shared/middleware";
+import {
+  requestContext,
+  type Middleware,
+  type MiddlewareArgs,
+  type MiddlewareKind,
+} from "../shared/middleware";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
 import type { ResolvedRoute } from "./load-page";
 import { pageEnv } from "./d1-session";
 import { redirectAnswer } from "./redirects";
+import { requestKind } from "./request-kind";
 import { timedUntil } from "./timings";
 
-/** The middleware of `route`, outermost first: the app's, each layout's, the page's own. */
+/** The middleware of `route`, outermost first: the app's, each layout's, the page's (or endpoint's) own. */
 function chainOf(c: AppContext, route: ResolvedRoute | null): readonly Middleware[] {
   const app = c.get("app").middleware ?? [];
   if (!route) return app;
@@ -37,6 +43,8 @@ export async function withMiddleware(
   const headers = new Headers();
   c.set("answerHeaders", headers);
   const args: MiddlewareArgs = {
+    // Only these kinds name a route, and so reach here (dispatch.ts).
+    kind: requestKind(c).kind as MiddlewareKind,
     request: c.req.raw,
     url,
     params: route?.match.params ?? {},
