@@ -27,6 +27,7 @@ import { forgetPage } from "./page-cache";
 import { jsonResponse, redirectResponse } from "./respond";
 import { redirectAnswer } from "./redirects";
 import { pageUrl, type RequestHandler } from "./request-handler";
+import { cookiesAfter } from "./cookie-jar";
 import type { Action, Fields } from "../shared/route-module";
 import { isRedirect, redirect } from "../shared/redirect";
 import { echoedValues, isInvalid } from "../shared/invalid";
@@ -123,16 +124,23 @@ async function answer(
   }
   const { value, headers } = unwrapData(outcome);
   const response = script
-    ? await revalidated(c, url, route, value ?? null)
+    ? await revalidated(c, url, route, value ?? null, headers)
     : redirectResponse(url.pathname + url.search, STATUS.seeOther);
   appendHeaders(response.headers, headers);
   return response;
 }
 
-/** The page as a GET would load it now: the loader sees no POST body or form headers. */
-function pageRequest(c: AppContext, url: URL): Request {
+/**
+ * The page as the browser's GET would load it once it has the answer: no POST body or form
+ * headers, and the cookies as the middleware's and the action's `Set-Cookie` (`added`) leave them.
+ */
+function pageRequest(c: AppContext, url: URL, added: HeadersInit | undefined): Request {
   const headers = new Headers(c.req.raw.headers);
   for (const name of ["Content-Type", "Content-Length", ACTION_HEADER]) headers.delete(name);
+  const set = [...(c.get("answerHeaders")?.getSetCookie() ?? []), ...new Headers(added).getSetCookie()];
+  const cookie = cookiesAfter(headers.get("Cookie"), set, url);
+  if (cookie === null) headers.delete("Cookie");
+  else headers.set("Cookie", cookie);
   return new Request(url, { method: "GET", headers });
 }
 
@@ -142,10 +150,11 @@ async function revalidated(
   url: URL,
   route: ResolvedRoute,
   result: unknown,
+  headers: HeadersInit | undefined,
 ): Promise<Response> {
   let loaded: Awaited<ReturnType<typeof loadPage>>;
   try {
-    loaded = await loadPage(c, url, () => pageRequest(c, url), route);
+    loaded = await loadPage(c, url, () => pageRequest(c, url, headers), route);
   } catch (error) {
     // The mutation is done; only reloading the page failed. Saying "failed" would invite a
     // second submission, so report success and send the client to load the page itself.
@@ -168,7 +177,7 @@ async function rerender(
   status: number,
   headers: Record<string, string>,
 ): Promise<Response> {
-  const loaded = await loadPage(c, url, () => pageRequest(c, url), route);
+  const loaded = await loadPage(c, url, () => pageRequest(c, url, headers), route);
   if (isRedirect(loaded)) return redirectAnswer(c, loaded, url);
   return renderDocument(c, { ...loaded, page: { ...loaded.page, status, actionData: failure } }, headers);
 }
