@@ -7,7 +7,7 @@ import { MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
 import type { AppContext, AppEnv, RequestKind } from "./context";
 import { errorResponse, HttpError } from "./errors";
 import { bodyTooLarge } from "./guards";
-import { loadRoute, resolveRoute } from "./load-page";
+import { loadRoute, resolveRoute, type ResolvedRoute } from "./load-page";
 import { requestKind } from "./request-kind";
 import { withMiddleware } from "./middleware";
 import { settleRefusedBody } from "./refused-body";
@@ -68,7 +68,11 @@ async function handle(c: AppContext, handler: RequestHandler<unknown>): Promise<
     throw await settleRefusedBody(request, handler.limit, refusal, handler.tooLarge);
   }
   const answer = () => handler.answer(c, url, route, admitted);
-  return handler.routed ? withMiddleware(c, route, url, answer) : answer();
+  if (!handler.routed) return answer();
+  const shown = handler.showsFailures
+    ? (failing: ResolvedRoute) => handler.answer(c, url, failing, admitted)
+    : undefined;
+  return withMiddleware(c, route, url, answer, shown);
 }
 
 export const dispatch: Handler<AppEnv> = async function dispatch(c) {

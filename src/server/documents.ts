@@ -16,6 +16,7 @@ export const documentHandler: RequestHandler = {
   routed: true,
   limit: MAX_ACTION_BODY_BYTES,
   tooLarge: bodyTooLarge,
+  showsFailures: true,
   async answer(c, url, route) {
     // A cached page with holes: its shell is stored, the holes resumed per request. Without `cache`
     // there is nothing to store, and the page renders whole, its visitor data streamed as deferred.

@@ -13,12 +13,12 @@ import type { AppContext } from "./context";
 import type { ResolvedRoute } from "./load-page";
 import { pageEnv } from "./d1-session";
 import { redirectAnswer } from "./redirects";
+import { failingRoute, levelOf } from "./middleware-failure";
 import { requestKind } from "./request-kind";
 import { timedUntil } from "./timings";
 
 /** The middleware of `route`, outermost first: the app's, each layout's, the page's (or endpoint's) own. */
-function chainOf(c: AppContext, route: ResolvedRoute | null): readonly Middleware[] {
-  const app = c.get("app").middleware ?? [];
+function chainOf(app: readonly Middleware[], route: ResolvedRoute | null): readonly Middleware[] {
   if (!route) return app;
   const layouts = route.layouts.flatMap((layout) => layout.module.middleware ?? []);
   const own = route.module.middleware ?? [];
@@ -28,17 +28,21 @@ function chainOf(c: AppContext, route: ResolvedRoute | null): readonly Middlewar
 /**
  * `answer` behind the middleware of `route` (null: a path no route matches, which only the
  * app's middleware sees). The request's context is made here, so loaders and actions always
- * have one; headers middleware added go on whatever answers.
+ * have one; headers middleware added go on whatever answers. `shown`: how a layout's or a page's
+ * middleware failure is answered, from the route rewritten to fail there (middleware-failure.ts);
+ * without it, or for the app's, the failure goes on up.
  */
 export async function withMiddleware(
   c: AppContext,
   route: ResolvedRoute | null,
   url: URL,
   answer: () => Promise<Response>,
+  shown?: (failing: ResolvedRoute) => Promise<Response>,
 ): Promise<Response> {
   const context = requestContext();
   c.set("context", context);
-  const chain = chainOf(c, route);
+  const app = c.get("app").middleware ?? [];
+  const chain = chainOf(app, route);
   if (chain.length === 0) return answer();
   const headers = new Headers();
   c.set("answerHeaders", headers);
@@ -72,8 +76,13 @@ export async function withMiddleware(
     try {
       result = await middleware(args, next);
     } catch (thrown) {
-      if (!isRedirect(thrown)) throw thrown;
-      result = thrown;
+      if (isRedirect(thrown)) result = thrown;
+      else {
+        const level = shown && route && !(thrown instanceof Response) ? levelOf(app, route, i) : null;
+        if (level === null) throw thrown;
+        // Answered here: the middleware above sees its answer from next(), as from a loader's failure.
+        return shown!(failingRoute(route!, level, thrown));
+      }
     } finally {
       entered();
     }

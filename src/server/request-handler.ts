@@ -16,6 +16,11 @@ export interface RequestHandler<Admitted = void> {
   tooLarge(): Error;
   /** The checks made before the body is read or any product code runs: each throws its refusal. */
   guards?(c: AppContext, url: URL, route: ResolvedRoute | null): Admitted | Promise<Admitted>;
+  /**
+   * Whether a layout's or a page's middleware failure is shown at its level, by the answer made
+   * from the route failing there (documents); else it is answered in the kind's own format.
+   */
+  showsFailures?: boolean;
   /** The answer, behind the route's middleware. */
   answer(c: AppContext, url: URL, route: ResolvedRoute | null, admitted: Admitted): Promise<Response>;
 }

@@ -1,8 +1,10 @@
 // Middleware as a product writes it, on pages and endpoints: it knows the request's kind, an
 // endpoint may list its own, and each calls next() once.
+import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import { page, type RouteModule } from "../../src/shared/route-module";
 import { endpoint, type EndpointModule } from "../../src/shared/endpoint";
+import { layout, type LayoutModule } from "../../src/shared/layouts";
 import { createContext, type Middleware } from "../../src/shared/middleware";
 import { recordedApp } from "./apps";
 
@@ -25,7 +27,37 @@ const api: EndpointModule = {
   GET: ({ context }) => Response.json({ who: context.get(who) }),
 };
 
+const explode: Middleware = function explode({ url }, next) {
+  if (url.searchParams.has("boom")) throw new Error("the middleware failed");
+  return next();
+};
+
+/** A layout that shows its data, and an error view that names it. */
+const shell =
+  (id: string, extra: Partial<LayoutModule> = {}) =>
+  async (): Promise<LayoutModule> => ({
+    default: ({ children, data }: { children: ReactNode; data: { id: string } }) => (
+      <section>
+        <h2>{`Layout ${data.id}`}</h2>
+        {children}
+      </section>
+    ),
+    loader: () => ({ id }),
+    ErrorView: ({ digest }) => <p>{`Error view of ${id}: ${digest}`}</p>,
+    ...extra,
+  });
+
+const plain = async (): Promise<RouteModule> => ({
+  default: () => <p>The page</p>,
+  title: "Plain",
+  loader: () => ({ ran: true }),
+});
+
 const routes = [
+  ...layout("outer", shell("outer"), [
+    ...layout("inner", shell("inner", { middleware: [explode] }), [page("/layered", plain)]),
+    page("/own", async () => ({ ...(await plain()), middleware: [explode] })),
+  ]),
   page("/twice", async (): Promise<RouteModule> => ({
     default: () => null,
     title: "Twice",
@@ -77,5 +109,30 @@ describe("a middleware", () => {
     expect(response.status).toBe(200);
     expect(JSON.parse(body)).toEqual({ who: "Ada" });
     expect(Object.keys(lines[0]!.timings)).toContain("middleware:tagKind");
+  });
+});
+
+describe("a middleware's failure on a document", () => {
+  it("shows the error view above the layout that listed it, inside the layouts above", async () => {
+    const { response, body, lines } = await send("/layered?boom=1");
+    expect(response.status).toBe(500);
+    const digest = lines[0]!.digest as string;
+    expect(body).toContain(`Error view of outer: ${digest}`);
+    expect(body).toContain("Layout outer");
+    expect(body).not.toContain("Layout inner");
+    expect(body).not.toContain("The page");
+  });
+
+  it("shows a page's own middleware failure in the innermost layout's error view", async () => {
+    const { response, body, lines } = await send("/own?boom=1");
+    expect(response.status).toBe(500);
+    expect(body).toContain(`Error view of outer: ${lines[0]!.digest}`);
+    expect(body).toContain("Layout outer");
+  });
+
+  it("leaves the layouts as they are when it passes", async () => {
+    const { body } = await send("/layered");
+    expect(body).toContain("Layout inner");
+    expect(body).toContain("The page");
   });
 });
