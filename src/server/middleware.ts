@@ -78,7 +78,14 @@ export async function withMiddleware(
     } catch (thrown) {
       if (isRedirect(thrown)) result = thrown;
       else {
-        const level = shown && route && !(thrown instanceof Response) ? levelOf(app, route, i) : null;
+        // Its own failure, not one from below that it let through (that one goes on up as ever).
+        const own =
+          !below ||
+          (await below.then(
+            () => true,
+            (failure: unknown) => failure !== thrown,
+          ));
+        const level = shown && route && own && !(thrown instanceof Response) ? levelOf(app, route, i) : null;
         if (level === null) throw thrown;
         // Answered here: the middleware above sees its answer from next(), as from a loader's failure.
         return shown!(failingRoute(route!, level, thrown));
