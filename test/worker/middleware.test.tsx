@@ -1,6 +1,6 @@
 // Middleware as a product writes it, on pages and endpoints: it knows the request's kind, an
 // endpoint may list its own, and each calls next() once.
-import type { ReactNode } from "react";
+import { use, type ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import { page, type RouteModule } from "../../src/shared/route-module";
 import { endpoint, type EndpointModule } from "../../src/shared/endpoint";
@@ -47,6 +47,20 @@ const shell =
     ...extra,
   });
 
+/** Lets everything through, failures from below included. */
+const pass: Middleware = function pass(_args, next) {
+  return next();
+};
+
+/** A page whose shell cannot be made: it reads its visitor data outside <Suspense> (a 500 below). */
+const unshared = async (): Promise<RouteModule> => ({
+  default: ({ visitor }: { visitor: Promise<unknown> }) => <p>{String(use(visitor))}</p>,
+  title: "Unshared",
+  loader: () => ({}),
+  visitorLoader: () => "Ada",
+  cache: { maxAge: 60 },
+});
+
 const plain = async (): Promise<RouteModule> => ({
   default: () => <p>The page</p>,
   title: "Plain",
@@ -57,6 +71,9 @@ const routes = [
   ...layout("outer", shell("outer"), [
     ...layout("inner", shell("inner", { middleware: [explode] }), [page("/layered", plain)]),
     page("/own", async () => ({ ...(await plain()), middleware: [explode] })),
+  ]),
+  ...layout("around", shell("around"), [
+    ...layout("passing", shell("passing", { middleware: [pass] }), [page("/unshared", unshared)]),
   ]),
   page("/twice", async (): Promise<RouteModule> => ({
     default: () => null,
@@ -128,6 +145,13 @@ describe("a middleware's failure on a document", () => {
     expect(response.status).toBe(500);
     expect(body).toContain(`Error view of outer: ${lines[0]!.digest}`);
     expect(body).toContain("Layout outer");
+  });
+
+  it("is not blamed for a failure from below that it let through", async () => {
+    const { response, body } = await send("/unshared");
+    expect(response.status).toBe(500);
+    // The page's failure, answered as ever: not shown as the passing layout's own.
+    expect(body).not.toContain("Error view of");
   });
 
   it("leaves the layouts as they are when it passes", async () => {
