@@ -13,12 +13,13 @@ export const routes = [
   page("/errors/stream", () => import("./pages/errors-stream")),
   page("/sign-in", () => import("./pages/sign-in")),
   endpoint("/sign-in/:step", () => import("./endpoints/sign-in")),
-  // Signed in only: the layout's middleware sends anyone else to /sign-in (its endpoint too).
+  // Signed in only: the layout's middleware sends anyone else to /sign-in.
   ...layout("account", () => import("./layouts/account"), [
     page("/account", () => import("./pages/account")),
     page("/account/passkeys", () => import("./pages/account-passkeys")),
-    endpoint("/account/passkeys/:step", () => import("./endpoints/account-passkeys")),
   ]),
+  // Signed in only too, by its own middleware: a signed-out client gets 401 JSON.
+  endpoint("/account/passkeys/:step", () => import("./endpoints/account-passkeys")),
   endpoint("/robots.txt", () => import("./endpoints/robots")),
   endpoint("/sitemap.xml", () => import("./endpoints/sitemap")),
   endpoint("/api/entries", () => import("./endpoints/api-entries")),

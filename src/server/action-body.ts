@@ -7,7 +7,7 @@ import {
   SECRET_FIELD,
   STATUS,
 } from "../shared/protocol";
-import { formTooLarge, type BodyType } from "./action-guards";
+import { formTooLarge, type BodyType } from "./guards";
 import type { Fields } from "../shared/route-module";
 
 /**

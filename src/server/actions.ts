@@ -10,18 +10,23 @@ import {
 import type { ActionFailure, ActionSuccess, Params } from "../shared/protocol";
 import { appendHeaders, unwrapData } from "../shared/answers";
 import { HttpError } from "./errors";
-import { assertDeclaredSize, assertSameSite, bodyType, formTooLarge } from "./action-guards";
+import {
+  assertDeclaredSize,
+  assertSameBuild,
+  assertSameSite,
+  bodyType,
+  formTooLarge,
+  type BodyType,
+} from "./guards";
 import { readFields } from "./action-body";
-import { settleRefusedBody } from "./refused-body";
-import { assertSameBuild, pageUrl } from "./page-data";
-import { loadPage, resolveRoute, type ResolvedRoute } from "./load-page";
+import { loadPage, type ResolvedRoute } from "./load-page";
 import { settleDeferred, settledVisitor } from "./deferred";
 import { renderDocument } from "./document";
 import { answerHeaders } from "./headers";
 import { forgetPage } from "./page-cache";
 import { jsonResponse, redirectResponse } from "./respond";
 import { redirectAnswer } from "./redirects";
-import { withMiddleware } from "./middleware";
+import { pageRequest, pageUrl, type RequestHandler } from "./request-handler";
 import type { Action, Fields } from "../shared/route-module";
 import { isRedirect, redirect } from "../shared/redirect";
 import { isNotFound } from "../shared/not-found";
@@ -40,8 +45,8 @@ function unknownAction(script: boolean): HttpError {
   });
 }
 
-async function findAction(c: AppContext, url: URL, name: string | undefined, script: boolean) {
-  const route = await resolveRoute(c, url);
+/** The action `name` of `route`, or 404. */
+function findAction(route: ResolvedRoute | null, name: string | undefined, script: boolean) {
   if (!route) throw unknownAction(script);
   const actions = route.module.actions ?? {};
   if (!name || !Object.hasOwn(actions, name)) throw unknownAction(script);
@@ -59,34 +64,38 @@ async function run(c: AppContext, action: Action, url: URL, params: Params, fiel
   }
 }
 
-/** The checks made before the body is read: its type, and the action when a header names it. */
-async function admit(c: AppContext, url: URL, script: boolean) {
-  const request = c.req.raw;
-  assertSameSite(request, c.env);
-  if (script) assertSameBuild(c);
-  assertDeclaredSize(request);
-  const type = bodyType(request);
-  // With JavaScript the name is known before the body: an unknown one is refused unread.
-  const found = script ? await findAction(c, url, request.headers.get(ACTION_HEADER)!, true) : null;
-  return { type, found };
+/** What the guards found: the body's type, and the action when a header names it. */
+interface Admitted {
+  type: BodyType;
+  found: ReturnType<typeof findAction> | null;
 }
 
-export async function actionResponse(c: AppContext): Promise<Response> {
-  const request = c.req.raw;
-  // JavaScript callers (requestKind's `script`) get JSON; forms get redirects and pages.
-  const { script } = requestKind(c);
-  const url = pageUrl(request);
-  const { type, found } = await admit(c, url, script).catch(async (refusal: unknown) => {
-    throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, formTooLarge);
-  });
-  // Middleware runs once the request is admitted, before its body is read and any action runs.
-  const page = found?.route ?? (await resolveRoute(c, url));
-  return withMiddleware(c, page, url, async () => {
-    const fields = await readFields(request, type);
-    const { action, route } = found ?? (await findAction(c, url, fields[ACTION_FIELD], false));
-    return answer(c, url, route, await run(c, action, url, route.match.params, fields), fields, script);
-  });
-}
+export const actionHandler: RequestHandler<Admitted> = {
+  target: pageUrl,
+  routed: true,
+  limit: MAX_ACTION_BODY_BYTES,
+  tooLarge: formTooLarge,
+  guards(c, _url, route) {
+    const request = c.req.raw;
+    // JavaScript callers (requestKind's `script`) get JSON; forms get redirects and pages.
+    const { script } = requestKind(c);
+    assertSameSite(request, c.env);
+    if (script) assertSameBuild(c);
+    assertDeclaredSize(request);
+    const type = bodyType(request);
+    // With JavaScript the name is known before the body: an unknown one is refused unread.
+    const found = script ? findAction(route, request.headers.get(ACTION_HEADER)!, true) : null;
+    return { type, found };
+  },
+  // Behind the middleware, once the request is admitted: its body is read, and its action runs.
+  async answer(c, url, route, { type, found }) {
+    const { script } = requestKind(c);
+    const fields = await readFields(c.req.raw, type);
+    const { action, route: page } = found ?? findAction(route, fields[ACTION_FIELD], false);
+    const outcome = await run(c, action, url, page.match.params, fields);
+    return answer(c, url, page, outcome, fields, script);
+  },
+};
 
 /** The answer to an action that ran: its redirect, its refusal, or its success. */
 async function answer(
@@ -97,7 +106,7 @@ async function answer(
   fields: Fields,
   script: boolean,
 ): Promise<Response> {
-  if (isNotFound(outcome)) return notFoundAnswer(c, url, route, "action");
+  if (isNotFound(outcome)) return notFoundAnswer(c, url, route, route.layouts.length);
   // Done (or sent elsewhere): the page's cached answers in this location no longer hold.
   if (!isInvalid(outcome)) await forgetPage(c, url, route.module);
   if (isRedirect(outcome)) return redirectAnswer(c, outcome, url);
@@ -117,17 +126,10 @@ async function answer(
   }
   const { value, headers } = unwrapData(outcome);
   const response = script
-    ? await revalidated(c, url, route, value ?? null)
+    ? await revalidated(c, url, route, value ?? null, headers)
     : redirectResponse(url.pathname + url.search, STATUS.seeOther);
   appendHeaders(response.headers, headers);
   return response;
-}
-
-/** The page as a GET would load it now: the loader sees no POST body or form headers. */
-function pageRequest(c: AppContext, url: URL): Request {
-  const headers = new Headers(c.req.raw.headers);
-  for (const name of ["Content-Type", "Content-Length", ACTION_HEADER]) headers.delete(name);
-  return new Request(url, { method: "GET", headers });
 }
 
 /** JavaScript success: the result and the page after the action, in one answer. */
@@ -136,10 +138,11 @@ async function revalidated(
   url: URL,
   route: ResolvedRoute,
   result: unknown,
+  headers: HeadersInit | undefined,
 ): Promise<Response> {
   let loaded: Awaited<ReturnType<typeof loadPage>>;
   try {
-    loaded = await loadPage(c, url, () => pageRequest(c, url), route);
+    loaded = await loadPage(c, url, () => pageRequest(c, url, headers), route);
   } catch (error) {
     // The mutation is done; only reloading the page failed. Saying "failed" would invite a
     // second submission, so report success and send the client to load the page itself.
@@ -162,7 +165,7 @@ async function rerender(
   status: number,
   headers: Record<string, string>,
 ): Promise<Response> {
-  const loaded = await loadPage(c, url, () => pageRequest(c, url), route);
+  const loaded = await loadPage(c, url, () => pageRequest(c, url, headers), route);
   if (isRedirect(loaded)) return redirectAnswer(c, loaded, url);
   return renderDocument(c, { ...loaded, page: { ...loaded.page, status, actionData: failure } }, headers);
 }

@@ -7,7 +7,6 @@ import type { D1Session, PageEnv } from "../shared/route-module";
 import type { AppContext, AppEnv, D1State } from "./context";
 import { logField } from "./logger";
 import { openBookmark, sealBookmark, weakSecret, type OpenedBookmark } from "./bookmark-seal";
-import { requestKind } from "./request-kind";
 import { recordD1 } from "./timings";
 
 /**
@@ -84,7 +83,7 @@ export function pageEnv(c: AppContext): PageEnv {
 function open(c: AppContext, state: D1State): D1Session {
   // An action may write and must read what it wrote on: the primary is newer than any bookmark.
   // So may an endpoint's unsafe method (POST, PUT, PATCH, DELETE).
-  const { kind } = requestKind(c);
+  const { kind } = c.get("kind");
   const method = c.req.method;
   const action =
     kind === "action" ||
@@ -243,7 +242,7 @@ export function d1Bookmarks(): MiddlewareHandler<AppEnv> {
     const state = c.get("d1");
     const bookmark = state?.session?.getBookmark();
     if (!state || !bookmark) return;
-    const { kind, script } = requestKind(c);
+    const { kind, script } = c.get("kind");
     const sends = (kind === "action" && state.wrote) || (kind === "data" && state.from !== undefined);
     if (!sends) return;
     // Never send what would be refused on its way back.

@@ -14,7 +14,7 @@ import type { LoadedPage } from "./load-page";
 import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred";
 import { answerHeaders, requestNonce } from "./headers";
 import { htmlResponse } from "./respond";
-import { reporterConfig } from "./relay";
+import { reporterConfig } from "./reporter-config";
 import { vitalsSampled } from "./vitals";
 import { logWhenSettled } from "./logger";
 import { timed } from "./timings";

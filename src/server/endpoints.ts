@@ -2,6 +2,7 @@
 // guards first (method, same-site, declared size), then the module's Hono middleware (`use`), then
 // the handler, through the edge cache when a GET endpoint exports `cache`.
 import { HTTPException } from "hono/http-exception";
+import { every } from "hono/combine";
 import { MAX_ACTION_BODY_BYTES, STATUS } from "../shared/protocol";
 import type { RouteMatch } from "../shared/match-route";
 import type { RouteModule } from "../shared/route-module";
@@ -13,22 +14,18 @@ import {
 } from "../shared/endpoint";
 import type { AppContext } from "./context";
 import { HttpError } from "./errors";
-import { assertSameSite } from "./action-guards";
-import { declaresOver, settleRefusedBody } from "./refused-body";
+import { assertSameSite, bodyTooLarge } from "./guards";
+import { declaresOver } from "./refused-body";
 import { cachedPageRequest, cachedUrl, policyOf } from "./cache-policy";
 import { cachedAnswer } from "./page-cache";
 import { pageEnv } from "./d1-session";
-import { requestKind } from "./request-kind";
 import { timed } from "./timings";
-import { withMiddleware } from "./middleware";
-import { loadRoute } from "./load-page";
+import type { ResolvedRoute } from "./load-page";
+import { sentUrl, type RequestHandler } from "./request-handler";
 import { SHARED_CONTEXT, type RequestContext } from "../shared/middleware";
 
 /** Methods a browser sends from any page without asking: never refused as cross-site. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
-
-const bodyTooLarge = () =>
-  new HttpError(STATUS.payloadTooLarge, "The body is too large (the limit is 1 MiB).");
 
 /** The handler for `method` (HEAD: GET's), if the module exports one. */
 function handlerOf(module: EndpointModule, method: string): EndpointHandler | undefined {
@@ -46,11 +43,19 @@ function allowOf(module: EndpointModule): string {
   return [...methods, "OPTIONS"].join(", ");
 }
 
-/** The refusals made before any of the module's code runs, the body settled (read within 1 MiB). */
-async function admit(c: AppContext, module: EndpointModule, handler: EndpointHandler | undefined) {
-  const request = c.req.raw;
-  try {
-    if (!handler && request.method !== "OPTIONS") {
+/** An endpoint's route: always resolved (request-kind.ts matched it to decide the kind). */
+const moduleOf = (route: ResolvedRoute | null) => route!.module as EndpointModule;
+
+export const endpointHandler: RequestHandler = {
+  target: sentUrl,
+  routed: true,
+  limit: MAX_ACTION_BODY_BYTES,
+  tooLarge: bodyTooLarge,
+  // The refusals made before any of the module's code runs.
+  guards(c, _url, route) {
+    const request = c.req.raw;
+    const module = moduleOf(route);
+    if (!handlerOf(module, request.method) && request.method !== "OPTIONS") {
       throw new HttpError(STATUS.methodNotAllowed, "Method Not Allowed", {
         headers: { Allow: allowOf(module) },
       });
@@ -58,49 +63,34 @@ async function admit(c: AppContext, module: EndpointModule, handler: EndpointHan
     // A webhook (crossSite) is posted by another site's server: it verifies its sender itself.
     if (!SAFE_METHODS.has(request.method) && module.crossSite !== true) assertSameSite(request, c.env);
     if (declaresOver(request, MAX_ACTION_BODY_BYTES)) throw bodyTooLarge();
-  } catch (refusal) {
-    throw await settleRefusedBody(request, MAX_ACTION_BODY_BYTES, refusal, bodyTooLarge);
-  }
-}
+  },
+  // Behind the app's and its layouts' middleware (a sign-in wall): the module's Hono middleware.
+  answer: (c, _url, route) => withHono(c, moduleOf(route), () => handled(c, route!)),
+};
 
-export async function endpointResponse(c: AppContext): Promise<Response> {
-  const match = requestKind(c).endpoint!;
-  const route = await loadRoute(c, match);
+async function handled(c: AppContext, route: ResolvedRoute): Promise<Response> {
   const endpoint = route.module as EndpointModule;
   const handler = handlerOf(endpoint, c.req.method);
-  await admit(c, endpoint, handler);
-  const answer = async () => {
-    if (!handler)
-      return new Response(null, { status: STATUS.noContent, headers: { Allow: allowOf(endpoint) } });
-    const response = await cachedOrRun(c, endpoint, match, handler);
-    if (c.req.method !== "HEAD" || response.body === null) return response;
-    await response.body.cancel();
-    return new Response(null, response);
-  };
-  // The app's and its layouts' middleware first (a sign-in wall), then the module's Hono middleware.
-  return withMiddleware(c, route, new URL(c.req.url), () => withHono(c, endpoint.use ?? [], answer));
+  if (!handler)
+    return new Response(null, { status: STATUS.noContent, headers: { Allow: allowOf(endpoint) } });
+  const response = await cachedOrRun(c, endpoint, route.match, handler);
+  if (c.req.method !== "HEAD" || response.body === null) return response;
+  await response.body.cancel();
+  return new Response(null, response);
 }
 
 /**
- * Runs the module's Hono middleware in order around `answer`, as Hono's own compose does: each
+ * Runs the module's Hono middleware (`use`) in order around `answer`, by Hono's own compose: each
  * sees the request's context, may answer itself (cors's preflight), throw an HTTPException
  * (basic-auth's 401, answered as Hono answers it) or set headers on the answer below it.
  */
-async function withHono(
-  c: AppContext,
-  use: NonNullable<EndpointModule["use"]>,
-  answer: () => Promise<Response>,
-): Promise<Response> {
-  const step = async (i: number): Promise<void> => {
-    if (i === use.length) {
-      c.res = await answer();
-      return;
-    }
-    const own = await use[i]!(c, () => step(i + 1));
-    if (own instanceof Response && !c.finalized) c.res = own;
-  };
+async function withHono(c: AppContext, module: EndpointModule, answer: () => Promise<Response>) {
+  const use = module.use ?? [];
   try {
-    await step(0);
+    if (use.length === 0) return await answer();
+    await every(...use)(c, async () => {
+      c.res = await answer();
+    });
   } catch (error) {
     if (error instanceof HTTPException) return error.getResponse();
     throw error;

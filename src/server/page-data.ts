@@ -1,6 +1,6 @@
 // Page-data answers: the page's own URL with X-Page-Data, answered with the JSON the client renders from.
 import {
-  BUILD_HEADER,
+  MAX_ACTION_BODY_BYTES,
   PAGE_DATA_PARAM,
   type PageData,
   type RedirectPayload,
@@ -9,59 +9,43 @@ import {
 import { isRedirect } from "../shared/redirect";
 import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
-import { loadPage, resolveRoute, startVisitor, type ResolvedRoute } from "./load-page";
+import { loadPage, startVisitor, type ResolvedRoute } from "./load-page";
 import { settleDeferred, settledVisitor } from "./deferred";
-import { HttpError } from "./errors";
+import { assertSameBuild, bodyTooLarge } from "./guards";
 import { answerHeaders } from "./headers";
 import { jsonResponse } from "./respond";
 import { cachedAnswer } from "./page-cache";
 import { policyOf } from "./cache-policy";
 import { redirectAnswer } from "./redirects";
-import { withMiddleware } from "./middleware";
+import { pageUrl, type RequestHandler } from "./request-handler";
 
-/** The page URL without the cache-busting marker parameter, as matching and loaders see it. */
-export function pageUrl(request: Request): URL {
-  const url = new URL(request.url);
-  url.searchParams.delete(PAGE_DATA_PARAM);
-  return url;
-}
+export const pageDataHandler: RequestHandler = {
+  target: pageUrl,
+  routed: true,
+  limit: MAX_ACTION_BODY_BYTES,
+  tooLarge: bodyTooLarge,
+  // A client of another build is sent to load the page whole, before any page code runs.
+  guards: (c) => assertSameBuild(c),
+  answer: pageDataResponse,
+};
 
-/** 409 when the client runs another build than the server: it does a full page load instead. */
-export function assertSameBuild(c: AppContext): void {
-  const build = c.req.header(BUILD_HEADER);
-  const current = c.get("app").manifest.build;
-  if (build !== undefined && build !== current) {
-    throw new HttpError(STATUS.conflict, "The page was loaded from another build; reload it.", {
-      body: { build: current, reload: true },
-    });
-  }
-}
-
-export async function pageDataResponse(c: AppContext): Promise<Response> {
-  assertSameBuild(c);
-  const url = pageUrl(c.req.raw);
+async function pageDataResponse(c: AppContext, url: URL, route: ResolvedRoute | null): Promise<Response> {
   const request = url.href === c.req.url ? c.req.raw : () => new Request(url, c.req.raw);
-  const route = await resolveRoute(c, url);
-  return withMiddleware(c, route, url, async () => {
-    // A page's per-visitor part is never cached: its loader runs beside the shared one's lookup.
-    const visitor = startVisitor(c, url, request, route);
-    // What the client keeps on screen of the layouts around the page. A cached answer is every
-    // client's, whatever it keeps: it holds every layout's data, left out on the way out.
-    const listed = route?.layouts.length ? keptLayouts(c.req.raw) : NO_LAYOUTS;
-    const cached = policyOf(route?.module ?? null) !== null;
-    const shared = await cachedAnswer(c, "data", url, route, (route) =>
-      loadPageData(c, url, request, route, visitor, cached ? NO_LAYOUTS : listed),
-    );
-    const kept = cached ? listed : NO_LAYOUTS;
-    if ((!visitor && kept.size === 0) || shared.status !== STATUS.ok) return shared;
-    const page = (await shared.json()) as PageData | RedirectPayload;
-    if ("redirect" in page) return new Response(JSON.stringify(page), shared);
-    const own = await settledVisitor(c, visitor);
-    return new Response(
-      JSON.stringify({ ...page, layouts: withoutKept(page.layouts, kept), ...own }),
-      shared,
-    );
-  });
+  // A page's per-visitor part is never cached: its loader runs beside the shared one's lookup.
+  const visitor = startVisitor(c, url, request, route);
+  // What the client keeps on screen of the layouts around the page. A cached answer is every
+  // client's, whatever it keeps: it holds every layout's data, left out on the way out.
+  const listed = route?.layouts.length ? keptLayouts(c.req.raw) : NO_LAYOUTS;
+  const cached = policyOf(route?.module ?? null) !== null;
+  const shared = await cachedAnswer(c, "data", url, route, (route) =>
+    loadPageData(c, url, request, route, visitor, cached ? NO_LAYOUTS : listed),
+  );
+  const kept = cached ? listed : NO_LAYOUTS;
+  if ((!visitor && kept.size === 0) || shared.status !== STATUS.ok) return shared;
+  const page = (await shared.json()) as PageData | RedirectPayload;
+  if ("redirect" in page) return new Response(JSON.stringify(page), shared);
+  const own = await settledVisitor(c, visitor);
+  return new Response(JSON.stringify({ ...page, layouts: withoutKept(page.layouts, kept), ...own }), shared);
 }
 
 const NO_LAYOUTS: ReadonlySet<string> = new Set();

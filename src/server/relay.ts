@@ -3,13 +3,13 @@
 import { HttpError } from "./errors";
 import { logField } from "./logger";
 import { timed } from "./timings";
-import { type ReporterConfig, STATUS } from "../shared/protocol";
+import { STATUS } from "../shared/protocol";
 import {
   RETRY_AFTER_HEADER,
   SENTRY_FORWARDED_FOR_HEADER,
   SENTRY_RATE_LIMITS_HEADER,
 } from "../shared/sentry-headers";
-import { allowedDsn, configuredDsn, envelopeUrl, parseDsn, publicDsn, type Dsn } from "./sentry-dsn";
+import { allowedDsn, envelopeUrl, parseDsn, type Dsn } from "./sentry-dsn";
 import {
   countedBody,
   readFirstLine,
@@ -17,7 +17,8 @@ import {
   sendableBody,
   TooLargeError,
 } from "./envelope-reader";
-import { declaresOver, drainBody, settleRefusedBody } from "./refused-body";
+import { declaresOver, drainBody } from "./refused-body";
+import { sentUrl, type RequestHandler } from "./request-handler";
 import { isSameSite } from "./same-site";
 import type { AppContext } from "./context";
 import { isAddress, visitorAddress, withinVisitorLimit, type VisitorLimits } from "../shared/visitor-limit";
@@ -25,7 +26,6 @@ import { VITALS_HEADER, VITALS_KEY, type VitalsSummary } from "../shared/vitals"
 import { checkedVitals } from "./vitals";
 import { isVitalsEnvelope, MAX_VITALS_BYTES, readSmallBody } from "./vitals-envelope";
 
-export const DEFAULT_RELAY_PATH = "/monitoring";
 /** Largest envelope forwarded (the browser SDK's events are far smaller). */
 export const MAX_ENVELOPE_BYTES = 1024 * 1024;
 /** Longest envelope header line read. */
@@ -33,27 +33,6 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 export const DEFAULT_RELAY_TIMEOUT_MS = 5_000;
 /** Seconds a visitor over the limit waits (the limiter's period). */
 export const RELAY_RETRY_AFTER_S = 60;
-
-export function relayPath(env: Env): string {
-  return env.SENTRY_RELAY_PATH || DEFAULT_RELAY_PATH;
-}
-
-/** What the browser reporter needs, from server config: undefined (reporter off) without a DSN. */
-export function reporterConfig(env: Env): ReporterConfig | undefined {
-  // Every HTML answer embeds this; the config is fixed per isolate, so parse the DSN once.
-  const dsnText = env.SENTRY_DSN;
-  const tunnel = relayPath(env);
-  let cached = reporterCache;
-  if (cached === undefined || cached.dsnText !== dsnText || cached.tunnel !== tunnel) {
-    const dsn = configuredDsn(env);
-    cached = { dsnText, tunnel, config: dsn ? { dsn: publicDsn(dsn), tunnel } : undefined };
-    reporterCache = cached;
-  }
-  return cached.config;
-}
-
-let reporterCache:
-  { dsnText: string | undefined; tunnel: string; config: ReporterConfig | undefined } | undefined;
 
 const refuse = (status: number, message: string, headers?: Record<string, string>) =>
   new HttpError(status, message, { headers });
@@ -222,7 +201,7 @@ async function forward(c: AppContext, envelope: ReadEnvelope, ip: string | null)
   }
 }
 
-/** The checks made before the body is read. */
+/** The checks made before the body is read; the body. */
 async function admit(c: AppContext) {
   // Without a DSN the route does not exist, whatever the method.
   if (!parseDsn(c.env.SENTRY_DSN)) throw refuse(STATUS.notFound, "Not Found");
@@ -235,12 +214,18 @@ async function admit(c: AppContext) {
   return c.req.raw.body;
 }
 
-export async function relayResponse(c: AppContext): Promise<Response> {
-  const ip = visitorAddress(c.req.raw);
-  const body = await admit(c).catch(async (refusal: unknown) => {
-    throw await settleRefusedBody(c.req.raw, MAX_ENVELOPE_BYTES, refusal, tooLarge);
-  });
+export const relayHandler: RequestHandler<ReadableStream<Uint8Array>> = {
+  target: sentUrl,
+  // No route and no middleware: the relay is the runtime's own.
+  routed: false,
+  limit: MAX_ENVELOPE_BYTES,
+  tooLarge,
+  guards: admit,
+  answer: (c, _url, _route, body) => relayResponse(c, body),
+};
 
+async function relayResponse(c: AppContext, body: ReadableStream<Uint8Array>): Promise<Response> {
+  const ip = visitorAddress(c.req.raw);
   const envelope = await (markedVitals(c) ? readVitalsEnvelope : readEnvelope)(c, body);
   logField(c, "project", envelope.upstream.project);
   logField(c, "event_id", envelope.eventId);

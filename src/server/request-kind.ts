@@ -6,7 +6,7 @@ import { ACTION_HEADER, PAGE_DATA_HEADER } from "../shared/protocol";
 import { matchRoute, type RouteMatch } from "../shared/match-route";
 import type { RouteModule, RouteTable } from "../shared/route-module";
 import type { AppContext, AppEnv, ErrorFormat, KindOfRequest, RequestKind } from "./context";
-import { relayPath } from "./relay";
+import { relayPath } from "./reporter-config";
 import { pathOf } from "./logger";
 
 /** Each table's endpoint lines, picked once: most requests walk only these, and none when there are none. */

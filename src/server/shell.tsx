@@ -4,15 +4,16 @@
 // its own nonce, and resumes the holes with the visitor's data in the same response.
 import { prerender } from "react-dom/static";
 import { VISITOR_KEY, STATUS, type DeferredMarker } from "../shared/protocol";
-import { isRedirect, redirectLocation } from "../shared/redirect";
+import { isRedirect } from "../shared/redirect";
 import { tagDeferred } from "../shared/await";
+import { appendHeaders } from "../shared/answers";
 import type { AppContext } from "./context";
 import { loadPage, startVisitor, type LoadedPage, type ResolvedRoute } from "./load-page";
 import { nonceAttributeOffsets, spliceAt } from "./nonce-splice";
 import { cachedEntry, type Rendered } from "./page-cache";
 import { documentTree, embeddedJson, pageDeferred } from "./document";
 import { requestNonce } from "./headers";
-import { redirectResponse } from "./respond";
+import { redirectAnswer } from "./redirects";
 import { logField } from "./logger";
 import { timed } from "./timings";
 import { shellEntry, storedShell, type Shell } from "./stored-shell";
@@ -45,8 +46,8 @@ export function shellAnswer(c: AppContext, url: URL, route: ResolvedRoute): Prom
 
 /**
  * The page's shell, prerendered under `nonce` (the entry's placeholder when it may be stored):
- * sent resumed for this visitor, stored as made. A redirect from the loader is answered as on
- * any page, and never stored.
+ * sent resumed for this visitor with its loaders' headers, stored as made. A redirect from the
+ * loader is answered as on any page, and never stored; nor is a shell whose loader sets a cookie.
  */
 async function madeShell(
   c: AppContext,
@@ -57,11 +58,14 @@ async function madeShell(
 ): Promise<Rendered> {
   const loaded = await loadPage(c, url, c.req.raw, route, visitor);
   if (isRedirect(loaded)) {
-    const answer = redirectResponse(redirectLocation(loaded, url), STATUS.seeOther);
+    const answer = redirectAnswer(c, loaded, url);
     return { send: () => ({ answer, entry: null }), entry: async () => null };
   }
   const shell = await timed(c, "shell", () => prerendered(c, loaded, route, nonce));
-  const kept = shell.storable && loaded.page.status === STATUS.ok;
+  // A cookie is one visitor's: a shell whose loader sets one goes to its visitor, and no one else.
+  const cookie = loaded.headers?.has("Set-Cookie") === true;
+  if (cookie) logField(c, "cacheSkip", "set-cookie");
+  const kept = shell.storable && loaded.page.status === STATUS.ok && !cookie;
   const entry = kept ? shellEntry(shell, c.get("app").manifest.build) : null;
   return {
     send(keep) {
@@ -69,10 +73,10 @@ async function madeShell(
       if (!sent) {
         throw new Error(`The page "${route.match.route.path}" shows its CSP nonce outside a nonce attribute`);
       }
-      return {
-        answer: resumed(c, route, sent, visitor),
-        entry: keep && entry ? Promise.resolve(entry) : null,
-      };
+      const answer = resumed(c, route, sent, visitor);
+      // The loaders' own headers, as a whole page's answer has them (never stored with the shell).
+      appendHeaders(answer.headers, loaded.headers);
+      return { answer, entry: keep && entry ? Promise.resolve(entry) : null };
     },
     entry: async () => entry,
   };

@@ -3,6 +3,7 @@
 import type { MiddlewareHandler } from "hono";
 import { route, type RouteDefinition } from "./routing";
 import type { CachePolicy, LoaderArgs, RouteModule } from "./route-module";
+import type { Middleware } from "./middleware";
 
 /** The methods an endpoint module may export a handler for; HEAD is GET's, OPTIONS the runtime's. */
 export const ENDPOINT_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -30,6 +31,11 @@ export type EndpointModule<P extends string = string> = {
   crossSite?: boolean;
   /** GET only: this location's edge cache keeps the answers, by the rules of a page's `cache`. */
   cache?: CachePolicy;
+  /**
+   * verge middleware, as a page's: run after the app's and its layouts', before `use` and the
+   * handler (`kind` is "endpoint": a guard answers 401 where a page's would redirect).
+   */
+  middleware?: readonly Middleware[];
   /** Hono middleware (hono/cors, hono/basic-auth, ...), run in order before the handler, on every request. */
   use?: readonly MiddlewareHandler[];
 };

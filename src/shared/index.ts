@@ -27,9 +27,11 @@ export { layout, type LayoutData, type LayoutId, type LayoutModule, type LayoutP
 export { useLayoutData } from "./layout-data";
 export {
   createContext,
+  defineMiddleware,
   type ContextKey,
   type Middleware,
   type MiddlewareArgs,
+  type MiddlewareKind,
   type RequestContext,
 } from "./middleware";
 export { invalid, type Invalid, type InvalidOptions } from "./invalid";

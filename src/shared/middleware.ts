@@ -62,8 +62,16 @@ export const SHARED_CONTEXT: RequestContext = {
   },
 };
 
+/**
+ * What a request is, as the log line's `kind` says: a document (`html`), a client navigation's
+ * page data, an action (a form post, with or without JavaScript) or an endpoint's request.
+ */
+export type MiddlewareKind = "html" | "data" | "action" | "endpoint";
+
 /** What a middleware receives. */
 export interface MiddlewareArgs {
+  /** The request's kind: a guard redirects a document or a form, and answers an API client 401. */
+  kind: MiddlewareKind;
   request: Request;
   /** The page URL (without the page-data marker). */
   url: URL;
@@ -80,11 +88,20 @@ export interface MiddlewareArgs {
 
 /**
  * Runs before the loaders and actions below it, outermost first, for documents, page data and
- * actions alike (and endpoints). It calls `next()` to go on (and may look at what came back),
- * or answers itself: `return redirect("/sign-in")` (as a 302/303, or the page-data protocol's
- * redirect for client navigations), `notFound()` (the not-found view, 404), or a Response.
+ * actions alike (and endpoints). It calls `next()` once to go on (and may look at what came
+ * back), or answers itself: `return redirect("/sign-in")` (as a 302/303, or the page-data
+ * protocol's redirect for client navigations), `notFound()` (the not-found view, 404), or a
+ * Response.
  */
 export type Middleware = (
   args: MiddlewareArgs,
   next: () => Promise<Response>,
 ) => void | Response | Redirect | NotFound | Promise<void | Response | Redirect | NotFound>;
+
+/**
+ * Names `run` for the log line and Server-Timing (`middleware:<name>`), the same under
+ * `npm run dev` and in the production build, whose minifier drops or shortens function names.
+ */
+export function defineMiddleware(name: string, run: Middleware): Middleware {
+  return Object.defineProperty(run, "name", { value: name });
+}

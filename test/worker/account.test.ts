@@ -25,6 +25,12 @@ describe("the account layout's guard", () => {
     expect(await response.json()).toEqual({ redirect: "/sign-in?next=%2Faccount%2Fpasskeys" });
   });
 
+  it("answers a signed-out API client of the passkeys endpoint 401 JSON, not a redirect", async () => {
+    const response = await postJson("/account/passkeys/options", {});
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: { message: "Sign in first." } });
+  });
+
   it("lets the signed-in visitor in: their name, their passkey, their page", async () => {
     const name = uniqueName("Ada");
     const visitor = await signUp(name, "/account/passkeys");

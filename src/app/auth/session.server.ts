@@ -1,6 +1,13 @@
 // Who the visitor is: the middleware that reads the session once per request (one D1 query with
 // its account; none without a session cookie) and puts the account in the request context.
-import { createContext, redirect, type Middleware, type MiddlewareArgs, type RequestContext } from "verge";
+import {
+  createContext,
+  defineMiddleware,
+  redirect,
+  type Middleware,
+  type MiddlewareArgs,
+  type RequestContext,
+} from "verge";
 import { nowSeconds, readSession } from "verge/server";
 import type { Account } from "../db/accounts.server";
 
@@ -37,18 +44,23 @@ async function visitorAccount(
 }
 
 /**
- * The session middleware: `required`, a signed-out visitor goes to sign in, then comes back. Its
- * function is named `session`, so the request's timings show the read as `middleware:session`.
+ * The session middleware, named `session` for the request's timings (`middleware:session`; a
+ * function's own name does not survive the production build). `required`: see requireAccount.
  */
 function sessionMiddleware(
   required: boolean,
   select: (args: MiddlewareArgs) => VisitorSelect = () => ({}),
 ): Middleware {
-  return async function session(args, next) {
+  return defineMiddleware(required ? "requireAccount" : "session", async (args, next) => {
     const account = await visitorAccount(args, select(args));
-    if (required && !account) return redirect(`/sign-in?next=${encodeURIComponent(args.url.pathname)}`);
-    return next();
-  };
+    if (!required || account) return next();
+    // An API client (a script's fetch of an endpoint) is told; a visitor goes to sign in, then comes back.
+    if (args.kind === "endpoint") {
+      const headers = { "Cache-Control": "no-store" };
+      return Response.json({ error: { message: "Sign in first." } }, { status: 401, headers });
+    }
+    return redirect(`/sign-in?next=${encodeURIComponent(args.url.pathname)}`);
+  });
 }
 
 /** Reads the visitor (signed in or not) for the loaders and actions below: `context.get(accountKey)`. */
@@ -61,7 +73,10 @@ export const withVisitor = sessionMiddleware(false);
 export const withVisitorReading = (select: (args: MiddlewareArgs) => VisitorSelect) =>
   sessionMiddleware(false, select);
 
-/** Lets only a signed-in visitor through; a signed-out one goes to /sign-in?next=<this path>. */
+/**
+ * Lets only a signed-in visitor through: a signed-out one goes to /sign-in?next=<this path> (a
+ * document, page data, a form), or an endpoint's client gets 401 JSON. `middleware:requireAccount`.
+ */
 export const requireAccount = sessionMiddleware(true);
 
 /** The signed-in account below `requireAccount` (a programming error anywhere else). */

@@ -1,12 +1,14 @@
 // POST /account/passkeys/options and /verify: adds a passkey (another device) to the signed-in
-// account. Below the account layout, so its middleware has let only a signed-in visitor through.
+// account. Its middleware lets only a signed-in visitor through (401 JSON for anyone else).
 import type { EndpointArgs } from "verge";
 import { nowSeconds } from "verge/server";
 import { registrationOptions, verifyRegistration, parseRegistrationResponse } from "../auth/passkeys.server";
 import { clearedAttemptCookie } from "../auth/passkeys.server";
 import { answer, jsonBody, notVerified, refused } from "../auth/ceremony.server";
-import { signedIn } from "../auth/session.server";
+import { requireAccount, signedIn } from "../auth/session.server";
 import { listPasskeys } from "../db/accounts.server";
+
+export const middleware = [requireAccount];
 
 export async function POST({ request, url, params, env, context }: EndpointArgs<"/account/passkeys/:step">) {
   if (params.step !== "options" && params.step !== "verify") return refused(404, "No such step.");

@@ -1,8 +1,11 @@
-// Checks an action request must pass before its body is read or any action code runs.
+// Checks a request must pass before its body is read or any product code runs (each kind lists
+// its own in its handler), and the refusals of a body over its limit.
+import type { AppContext } from "./context";
 import { HttpError } from "./errors";
 import { declaresOver } from "./refused-body";
 import { isSameSite } from "./same-site";
 import {
+  BUILD_HEADER,
   FORM_MULTIPART,
   FORM_URLENCODED,
   JSON_MEDIA_TYPE,
@@ -21,9 +24,24 @@ export function assertSameSite(request: Request, env: Env): void {
   }
 }
 
-/** The refusal of a body over MAX_ACTION_BODY_BYTES. */
+/** The refusal of a form over MAX_ACTION_BODY_BYTES. */
 export const formTooLarge = () =>
   new HttpError(STATUS.payloadTooLarge, "The form is too large (the limit is 1 MiB).");
+
+/** The refusal of any other body over MAX_ACTION_BODY_BYTES (an endpoint's, a refused method's). */
+export const bodyTooLarge = () =>
+  new HttpError(STATUS.payloadTooLarge, "The body is too large (the limit is 1 MiB).");
+
+/** 409 when the client runs another build than the server: it does a full page load instead. */
+export function assertSameBuild(c: AppContext): void {
+  const build = c.req.header(BUILD_HEADER);
+  const current = c.get("app").manifest.build;
+  if (build !== undefined && build !== current) {
+    throw new HttpError(STATUS.conflict, "The page was loaded from another build; reload it.", {
+      body: { build: current, reload: true },
+    });
+  }
+}
 
 /** 413 from the declared length; bodies without one are counted as they are read (action-body.ts). */
 export function assertDeclaredSize(request: Request): void {
