@@ -215,6 +215,7 @@ export function createRouter(
     },
     // Loaded on the first submission: most pages have no form, and every page loads this module.
     submit: async (form, actionName) => (await import("./form-submit")).submitForm(form, actionName, build),
+    fetcher: async () => (await import("./fetcher")).fetcherTransport(build),
     prefetch(url) {
       const match = matchRoute(routes, url.pathname);
       if (match?.route.kind === "endpoint") return;

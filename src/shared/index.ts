@@ -62,3 +62,11 @@ export {
   type EndpointRoute,
 } from "./endpoint";
 export { setCookie, deleteCookie, getCookie, type CookieOptions } from "./cookies";
+export {
+  useFetcher,
+  type Fetcher,
+  type FetcherFormProps,
+  type FetcherState,
+  type FetcherSubmitOptions,
+} from "./fetcher";
+export type { FetcherBody } from "./router-context";
