@@ -93,13 +93,16 @@ function runner(
     body: FetcherBody,
     actionName: string,
     optimistic?: () => void,
+    form?: HTMLFormElement,
   ): Promise<Sent> {
     const call = ++calls.current;
     const latest = () => call === calls.current;
     // Awaited first: the updates below then show at once, not at the action's end.
     const sender = await transport();
     if (!sender || !router) {
-      failed({ message: UNREACHABLE });
+      // What the browser would have done without JavaScript: a fetcher.Form posts itself.
+      if (form) form.submit();
+      else failed({ message: UNREACHABLE });
       return {};
     }
     optimistic?.();
@@ -132,7 +135,7 @@ function runner(
     const shown = router
       .showPage(page)
       .then(() => latest() && set({ state: "idle", data: result, failure: null }));
-    await pageHandedOver();
+    await pageHandedOver(shown);
     return { shown: shown.then(() => true) };
   }
 
@@ -142,10 +145,11 @@ function runner(
     body: FetcherBody,
     actionName: string,
     optimistic?: () => void,
+    form?: HTMLFormElement,
   ): Promise<boolean> {
     return new Promise((resolve) => {
       sendInTransition(async () => {
-        const sent = await post(url, body, actionName, optimistic).catch((): Sent => ({}));
+        const sent = await post(url, body, actionName, optimistic, form).catch((): Sent => ({}));
         if (!sent.shown) return resolve(false);
         void sent.shown.then(resolve, () => resolve(false));
       });
@@ -198,6 +202,7 @@ function fetcherForm(run: () => ReturnType<typeof runner>) {
           data,
           actionName,
           optimistic && (() => showOptimistic(optimistic, () => data)),
+          form,
         )
         .then((ok) => {
           inFlight.current = false;

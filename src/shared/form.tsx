@@ -134,7 +134,7 @@ export function Form<F extends string = string>(props: FormProps<F>) {
           if (idempotencyKey === undefined) form.reset();
           setState((s) => ({ ...s, pending: false, fieldErrors: {}, values: {}, done: true, result }));
         });
-        await pageHandedOver();
+        await pageHandedOver(after);
       } else if (outcome.kind === "invalid") {
         const failure = outcome.message ? { message: outcome.message } : null;
         setState((s) => ({ ...s, pending: false, fieldErrors: outcome.fieldErrors, failure }));

@@ -18,10 +18,25 @@ export function showOptimistic(optimistic: ((data: FormData) => void) | undefine
   if (optimistic) startTransition(() => optimistic(data()));
 }
 
+/** Who waits for the router to hand React its next page (pageHandedOver). */
+const waiting = new Set<() => void>();
+
+/** The client calls this as it hands React a page to show, in the router's transition (client/app.tsx). */
+export function pageHandedToReact(): void {
+  for (const resolve of waiting) resolve();
+  waiting.clear();
+}
+
 /**
- * Resolves once the router has handed React the page it was given: it does so a few microtasks
- * after showPage() is called (its chunks are loaded), well within a task. React holds every
- * transition begun during the action until the action ends, so the page, the form's status and
- * the optimistic value change in one commit; awaiting showPage() itself there would never end.
+ * Resolves once the router has handed React the page a submission's answer brought (or `shown`,
+ * its showPage(), settled without it: a full load, a newer navigation). React holds every
+ * transition begun during the action until the action ends, so ending it then changes the page,
+ * the form's status and an optimistic value in one commit; awaiting `shown` itself there would
+ * never end, and waiting a fixed while leaves a frame without either under load.
  */
-export const pageHandedOver = () => new Promise<void>((resolve) => setTimeout(resolve));
+export function pageHandedOver(shown: Promise<unknown>): Promise<void> {
+  let done!: () => void;
+  const handedOver = new Promise<void>((resolve) => waiting.add((done = resolve)));
+  void shown.then(done, done);
+  return handedOver.finally(() => waiting.delete(done));
+}
