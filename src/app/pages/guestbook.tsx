@@ -2,7 +2,7 @@
 // The entries are the same for everyone: a shell kept in the edge cache. The form's idempotency
 // key, the signed-in visitor's name and the delete buttons of their own entries are each visitor's
 // own: holes, filled on every request by the per-visitor loader.
-import { Suspense, useOptimistic } from "react";
+import { lazy, Suspense, useOptimistic } from "react";
 import { useFormStatus } from "react-dom";
 import {
   addEntry,
@@ -33,6 +33,8 @@ import {
   type PageProps,
 } from "verge";
 import { textField } from "../text-field";
+
+const DeleteEntry = lazy(() => import("../guestbook-delete"));
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;
@@ -165,21 +167,10 @@ function Entry({ entry, visitor }: { entry: Data<typeof loader>["entries"][numbe
         <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
       </p>
       <p className="entry-message">{entry.message}</p>
-      {/* The visitor's own entries only: a hole each, filled per visitor. A plain form: it works
-          the same with and without JavaScript (a post, then the page again); the button names
-          the action it sends. */}
+      {/* The visitor's own entries only: a hole each, filled per visitor. */}
       <Suspense fallback={null}>
         <Await resolve={visitor}>
-          {({ own }) =>
-            own.includes(entry.id) ? (
-              <form method="post" action={PATH}>
-                <input type="hidden" name="id" value={entry.id} />
-                <button name="_action" value="delete">
-                  Delete
-                </button>
-              </form>
-            ) : null
-          }
+          {({ own }) => (own.includes(entry.id) ? <DeleteEntry id={entry.id} page={PATH} /> : null)}
         </Await>
       </Suspense>
     </li>
