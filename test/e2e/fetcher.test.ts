@@ -105,6 +105,36 @@ describe("useFetcher", () => {
     await context.close();
   });
 
+  it("follows an action's redirect as a navigation", async () => {
+    const { page, context } = await openPage(browser(), TEST_APP);
+    await openFetcherPage(page);
+    await page.getByLabel("Note").fill("redirect me");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/echo");
+    await expect.poll(() => page.getByTestId("echo-output").textContent()).toBe("redirect me");
+    expect(await marker(page)).toBe("same document");
+    await context.close();
+  });
+
+  it("loads the page afresh when the server is another build (409)", async () => {
+    const { page, context } = await openPage(browser(), TEST_APP);
+    await openFetcherPage(page);
+    await page.route("**/fetcher*", (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({
+            status: 409,
+            contentType: "application/json",
+            body: '{"error":{"message":"another build"},"reload":true}',
+          })
+        : route.continue(),
+    );
+    await page.getByLabel("Note").fill(unique("skew"));
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => marker(page).catch(() => undefined)).toBeUndefined();
+    expect(new URL(page.url()).pathname).toBe("/fetcher");
+    await context.close();
+  });
+
   it("drops prefetched pages after its action", async () => {
     const { page, context } = await openPage(browser(), TEST_APP);
     await openFetcherPage(page);

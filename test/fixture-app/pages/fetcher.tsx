@@ -2,7 +2,7 @@
 // submit() to it under another address, and a load() of another page's data, each shown as text.
 import { useFormStatus } from "react-dom";
 import * as v from "valibot";
-import { action, invalid, useFetcher, type Actions, type PageProps } from "verge";
+import { action, invalid, redirect, useFetcher, type Actions, type PageProps } from "verge";
 
 export const title = "Fetcher";
 
@@ -17,6 +17,7 @@ export function loader() {
 export const actions = {
   note: action(v.object({ text: v.pipe(v.string(), v.nonEmpty("Write a note.")) }), ({ input }) => {
     if (input.text.startsWith("refuse")) return invalid({ text: "Not that note." });
+    if (input.text.startsWith("redirect")) return redirect(`/echo?text=${encodeURIComponent(input.text)}`);
     notes.unshift(input.text);
     return { saved: input.text };
   }),
