@@ -10,6 +10,7 @@ import type { PageState } from "./router";
 import { deferredRouter } from "./router-loader";
 import { listen } from "./navigation";
 import { routerForDev } from "../src/shared/dev-seam";
+import { pageHandedToReact } from "../src/shared/submit-transition";
 
 export type { PageState } from "./router";
 
@@ -44,7 +45,11 @@ export function App({ app, initial, pageJson }: AppProps) {
     () =>
       deferredRouter(app.routes, initial, {
         // Called inside the router's transition: the old page stays on screen until the new one is ready.
-        show: (state) => new Promise((committed) => setView({ ...state, committed })),
+        show: (state) =>
+          new Promise((committed) => {
+            setView({ ...state, committed });
+            pageHandedToReact(); // a submission's transition may end now (src/shared/submit-transition.ts)
+          }),
         announce,
       }),
     [],

@@ -10,23 +10,30 @@ import {
 import type { SubmitOutcome } from "../src/shared/router-context";
 import { keepBookmark, withBookmark } from "./bookmark";
 
-function formBody(form: HTMLFormElement): URLSearchParams {
+/** The fields of `data` as a form body; files are left out (actions take strings). */
+export function formBody(data: FormData | HTMLFormElement): URLSearchParams {
   const body = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) {
+  for (const [name, value] of data instanceof FormData ? data : new FormData(data)) {
     if (typeof value === "string") body.append(name, value);
   }
   return body;
 }
 
 /** Posts `form` as the action `actionName`; `build` is the build the page was rendered with. */
-export async function submitForm(
-  form: HTMLFormElement,
+export function submitForm(form: HTMLFormElement, actionName: string, build: string): Promise<SubmitOutcome> {
+  return postAction(form.action, formBody(form), actionName, build);
+}
+
+/** Posts `body` to `url` as the action `actionName`: what a <Form> and a fetcher both send. */
+export async function postAction(
+  url: string,
+  body: URLSearchParams,
   actionName: string,
   build: string,
 ): Promise<SubmitOutcome> {
   let response: Response;
   try {
-    response = await fetch(form.action, {
+    response = await fetch(url, {
       method: "POST",
       headers: withBookmark({
         [ACTION_HEADER]: actionName,
@@ -34,7 +41,7 @@ export async function submitForm(
         Accept: JSON_MEDIA_TYPE,
         "Content-Type": FORM_URLENCODED,
       }),
-      body: formBody(form),
+      body,
     });
     keepBookmark(response, true);
   } catch {

@@ -38,6 +38,7 @@ export function deferredRouter(routes: RouteTable, initial: PageState, deps: Rou
       load()
         .then((router) => router.submit(form, actionName, options))
         .catch(() => postNatively(form)),
+    fetcher: () => load().then((router) => router.fetcher()),
     prefetch: (url) =>
       void load().then(
         (router) => router.prefetch(url),

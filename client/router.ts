@@ -6,7 +6,7 @@ import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
 import { STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
 import type { RouteModule, RouteTable } from "../src/shared/route-module";
-import type { LayoutDefinition, LayoutModule, MountedLayout } from "../src/shared/layouts";
+import type { LayoutModule, MountedLayout } from "../src/shared/layouts";
 import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } from "./prefetch";
 import { announcement, currentHeading } from "./announcer";
 import { popEntry, pushEntry } from "./scroll";
@@ -14,6 +14,7 @@ import { settle } from "./settle";
 import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
 import { loadLayoutsView } from "./layouts-view";
+import { keptData, keptLayouts } from "./kept-layouts";
 import {
   currentNavigation,
   IDLE,
@@ -56,10 +57,6 @@ function locationOf(href: string): NavigationLocation {
 
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
-/** Whether `layout` reads the same params in both. */
-const sameParams = (layout: LayoutDefinition, a: PageData["params"], b: PageData["params"]) =>
-  layout.params.every((name) => a[name] === b[name]);
-
 /** `shownHref`: the address of the page on screen (the router may load after Back changed it). */
 export function createRouter(
   routes: RouteTable,
@@ -75,6 +72,15 @@ export function createRouter(
   /** Actions answered so far, and how many had been when the layouts on screen were loaded. */
   let actions = 0;
   let layoutsAsOf = 0;
+
+  /**
+   * Whatever an action answered, it may have changed any page: nothing loaded before it is shown
+   * after it (a redirect's target, a link hovered, the layouts on screen).
+   */
+  function afterAction(): void {
+    clearPrefetched();
+    actions++;
+  }
 
   /**
    * Renders the page in a transition: the old page stays on screen until the new one is ready.
@@ -179,7 +185,7 @@ export function createRouter(
       const needsModule = page.route !== null;
       if (needsModule && page.route !== match?.route.path) return fullLoad(url, mode);
       const withLayouts =
-        chain.length > 0 && page.route !== null ? keptData(page, match!.params, chain) : page;
+        chain.length > 0 && page.route !== null ? keptData(onScreen.page, page, match!.params, chain) : page;
       // A layout the answer left out whose data is no longer on screen: the document has it all.
       if (withLayouts === null) return fullLoad(url, mode);
       const before = currentHeading();
@@ -212,38 +218,9 @@ export function createRouter(
     }
   }
 
-  /**
-   * The layouts of `match` whose data is on screen for the same params: a navigation keeps them
-   * (their loaders do not run again). After an action none is kept until a page brings them anew.
-   */
-  function kept(match: RouteMatch<RouteModule> | null): string[] {
-    if (layoutsAsOf < actions) return [];
-    const on = onScreen;
-    const parts = on.page.layouts ?? {};
-    return (match?.route.layouts ?? [])
-      .filter((layout) => {
-        const part = parts[layout.id];
-        return part !== undefined && "data" in part && sameParams(layout, match!.params, on.page.params);
-      })
-      .map((layout) => layout.id);
-  }
-
-  /** `page` with the data of the layouts it left out, from the screen; null if one is not there. */
-  function keptData(
-    page: PageData,
-    params: PageData["params"],
-    chain: readonly LayoutDefinition[],
-  ): PageData | null {
-    const on = onScreen.page;
-    const parts = { ...page.layouts };
-    for (const layout of chain) {
-      if (parts[layout.id]) continue;
-      const part = on.layouts?.[layout.id];
-      if (!part || !("data" in part) || !sameParams(layout, params, on.params)) return null;
-      parts[layout.id] = part;
-    }
-    return { ...page, layouts: parts };
-  }
+  /** The layouts a navigation keeps; after an action none, until a page brings them anew. */
+  const kept = (match: RouteMatch<RouteModule> | null) =>
+    layoutsAsOf < actions ? [] : keptLayouts(onScreen.page, match);
 
   return {
     navigate: (href, options) => go(href, options?.replace ? "replace" : "push"),
@@ -267,15 +244,17 @@ export function createRouter(
         });
       }
       const outcome = await (await import("./form-submit")).submitForm(form, actionName, build);
-      // Whatever it answered, the action may have changed any page: nothing loaded before it is
-      // shown after it (a redirect's target, a link hovered, the layouts on screen).
-      clearPrefetched();
-      actions++;
+      afterAction();
       // A success or a redirect goes on to load a page; anything else leaves this one as it is.
       if (navigates && outcome.kind !== "success" && outcome.kind !== "redirect") setNavigation(IDLE);
       return outcome;
     },
     revalidate: () => go(location.href, "stay"),
+    fetcher: async () => {
+      const transport = (await import("./fetcher")).fetcherTransport(build);
+      // A fetcher's action is an action too: nothing loaded before its answer is shown after it.
+      return { ...transport, post: (...args) => transport.post(...args).finally(afterAction) };
+    },
     prefetch(url) {
       const match = matchRoute(routes, url.pathname);
       if (match?.route.kind === "endpoint") return;

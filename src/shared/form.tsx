@@ -11,7 +11,8 @@ import {
   type ReactNode,
 } from "react";
 import { ACTION_FIELD, IDEMPOTENCY_FIELD, type ActionFailure, type ByField } from "./protocol";
-import { useRouter } from "./router-context";
+import { useRouter, type ClientRouter } from "./router-context";
+import { pageHandedOver, sendInTransition, showOptimistic } from "./submit-transition";
 import type { FormSchema } from "./schema-action";
 import { keptAcrossRuns } from "./dev-seam";
 
@@ -65,12 +66,17 @@ export interface FormProps<F extends string = string> {
   actionData?: ActionFailure<F>;
   /** Said (politely) after a successful submission with JavaScript. */
   successMessage?: string;
+  /**
+   * Called with the form's data in the submission's transition, once the browser's checks pass:
+   * set a useOptimistic() value here. React shows it until the answer is in, then the page.
+   */
+  optimistic?: (data: FormData) => void;
   className?: string;
   children: ReactNode;
 }
 
 export function Form<F extends string = string>(props: FormProps<F>) {
-  const { actionName, schema, action, idempotencyKey, actionData, successMessage, className, children } =
+  const { actionName, schema, action, idempotencyKey, actionData, successMessage, optimistic, className } =
     props;
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
@@ -90,39 +96,51 @@ export function Form<F extends string = string>(props: FormProps<F>) {
     if (attempt > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [attempt]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     if (router === null) return; // no client router: let the browser post the form
     event.preventDefault();
     if (inFlight.current) return; // a double click: the first submission is on its way
     inFlight.current = true;
+    // Started in the event: React's useFormStatus() in this form is pending until it ends.
     const form = event.currentTarget;
-    // The schema's own check, loaded with the first submission (a page's first load carries none
-    // of it); if it cannot load, the server judges the submission as it always does.
-    const check = schema && (await import("./early-errors").catch(() => null));
-    const early = check ? await check.earlyErrors(schema, form) : null;
-    if (early) {
-      inFlight.current = false;
-      setState((s) => ({ ...s, fieldErrors: early, failure: null, done: false, autoFocus: null }));
-      return setAttempt((n) => n + 1);
-    }
-    setState((s) => ({ ...s, pending: true, failure: null, done: false, autoFocus: null }));
+    sendInTransition(() => send(router, form));
+  }
+
+  /** Ends when the answer is in (and its page handed to React); the form's own state follows. */
+  async function send(router: ClientRouter, form: HTMLFormElement) {
+    let after: Promise<void> | undefined;
     try {
+      // The schema's own check, loaded with the first submission (a page's first load carries none
+      // of it); if it cannot load, the server judges the submission as it always does. Awaited
+      // with or without a schema: the updates below then show at once, not at the action's end.
+      const check = await (schema && import("./early-errors").catch(() => null));
+      const early = check ? await check.earlyErrors(schema!, form) : null;
+      if (early) {
+        setState((s) => ({ ...s, fieldErrors: early, failure: null, done: false, autoFocus: null }));
+        return setAttempt((n) => n + 1);
+      }
+      showOptimistic(optimistic, () => new FormData(form));
+      setState((s) => ({ ...s, pending: true, failure: null, done: false, autoFocus: null }));
       const outcome = await router.submit(form, actionName);
       if (outcome.kind === "reload") return location.assign(location.href);
       if (outcome.kind === "notFound") {
         setState((s) => ({ ...s, pending: false }));
-        return await router.showPage(outcome.page, { url: form.action });
+        // Not awaited whole: React renders it only once this submission (a transition) ends.
+        after = router.showPage(outcome.page, { url: form.action });
+        return await pageHandedOver(after);
       }
       if (outcome.kind === "redirect") {
         setState((s) => ({ ...s, pending: false, fieldErrors: {} }));
-        return await router.navigate(outcome.location);
-      }
-      if (outcome.kind === "success") {
-        await router.showPage(outcome.answer.page, { url: form.action });
-        // A new idempotency key remounts the <form> (fresh inputs); without one, clear it here.
-        if (idempotencyKey === undefined) form.reset();
+        // The next page renders in a transition of its own, after this one.
+        after = router.navigate(outcome.location);
+      } else if (outcome.kind === "success") {
         const result = outcome.answer.result;
-        setState((s) => ({ ...s, pending: false, fieldErrors: {}, values: {}, done: true, result }));
+        after = router.showPage(outcome.answer.page, { url: form.action }).then(() => {
+          // A new idempotency key remounts the <form> (fresh inputs); without one, clear it here.
+          if (idempotencyKey === undefined) form.reset();
+          setState((s) => ({ ...s, pending: false, fieldErrors: {}, values: {}, done: true, result }));
+        });
+        await pageHandedOver(after);
       } else if (outcome.kind === "invalid") {
         const failure = outcome.message ? { message: outcome.message } : null;
         setState((s) => ({ ...s, pending: false, fieldErrors: outcome.fieldErrors, failure }));
@@ -132,7 +150,9 @@ export function Form<F extends string = string>(props: FormProps<F>) {
         setState((s) => ({ ...s, pending: false, failure: outcome }));
       }
     } finally {
-      inFlight.current = false;
+      const release = () => void (inFlight.current = false);
+      if (after) void after.then(release, release);
+      else release();
     }
   }
 
@@ -151,7 +171,7 @@ export function Form<F extends string = string>(props: FormProps<F>) {
       >
         <input type="hidden" name={ACTION_FIELD} value={actionName} />
         {idempotencyKey ? <input type="hidden" name={IDEMPOTENCY_FIELD} value={idempotencyKey} /> : null}
-        {children}
+        {props.children}
         <div role="alert" className="form-error" data-testid="form-error">
           {state.failure ? <FailureText failure={state.failure} /> : null}
           {hasErrors && !state.failure ? "Please correct the fields marked above." : null}

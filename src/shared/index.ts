@@ -78,3 +78,11 @@ export {
   type SetSearchParams,
 } from "./navigation-hooks";
 export type { Navigation, NavigationLocation } from "./navigation-state";
+export {
+  useFetcher,
+  type Fetcher,
+  type FetcherFormProps,
+  type FetcherState,
+  type FetcherSubmitOptions,
+} from "./fetcher";
+export type { FetcherBody } from "./router-context";

@@ -2,7 +2,7 @@
 // forms then behave as plain HTML, which is also what they do before hydration. The worker
 // gives components the request's URL instead (useSearchParams reads it).
 import { createContext, useContext } from "react";
-import type { ActionSuccess, FieldErrors, PageData } from "./protocol";
+import type { ActionSuccess, ErrorPayload, FieldErrors, PageData, RedirectPayload } from "./protocol";
 
 /** What posting a form with JavaScript came to (client/form-submit.ts classifies the answer). */
 export type SubmitOutcome =
@@ -14,6 +14,17 @@ export type SubmitOutcome =
   /** The page is from another build, or lost its action: load it afresh. */
   | { kind: "reload" }
   | { kind: "failed"; message: string; digest?: string };
+
+/** What fetcher.submit() sends: a form's fields, or names and values (as strings). */
+export type FetcherBody = FormData | URLSearchParams | Record<string, string>;
+
+/** What useFetcher() sends through (client/fetcher.ts): the requests of <Form> and of navigations. */
+export interface FetcherTransport {
+  /** Posts `body` to `url` as the action `actionName`, as a <Form> posts. */
+  post(url: string, body: FetcherBody, actionName: string): Promise<SubmitOutcome>;
+  /** The page data of `url`, as a navigation loads it; null: only a full page load can show it. */
+  load(url: URL): Promise<{ page: PageData } | { error: ErrorPayload } | RedirectPayload | null>;
+}
 
 export interface ClientRouter {
   /** Client-side navigation to a same-origin URL (falls back to a full page load on failure). */
@@ -32,6 +43,8 @@ export interface ClientRouter {
   prefetch(url: URL): void;
   /** Loads the page on screen's data again, its layouts' included, and shows it. */
   revalidate(): Promise<void>;
+  /** useFetcher()'s requests, loaded with its first use. */
+  fetcher(): Promise<FetcherTransport>;
 }
 
 export const RouterContext = createContext<ClientRouter | null>(null);

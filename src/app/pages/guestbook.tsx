@@ -2,7 +2,8 @@
 // The entries are the same for everyone: a shell kept in the edge cache. The form's idempotency
 // key, the signed-in visitor's name and the delete buttons of their own entries are each visitor's
 // own: holes, filled on every request by the per-visitor loader.
-import { Suspense } from "react";
+import { lazy, Suspense, useOptimistic } from "react";
+import { useFormStatus } from "react-dom";
 import {
   addEntry,
   listEntries,
@@ -32,6 +33,8 @@ import {
   type PageProps,
 } from "verge";
 import { textField } from "../text-field";
+
+const DeleteEntry = lazy(() => import("../guestbook-delete"));
 
 const PATH = "/guestbook";
 const NAME_MAX = 60;
@@ -164,24 +167,35 @@ function Entry({ entry, visitor }: { entry: Data<typeof loader>["entries"][numbe
         <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
       </p>
       <p className="entry-message">{entry.message}</p>
-      {/* The visitor's own entries only: a hole each, filled per visitor. A plain form: it works
-          the same with and without JavaScript (a post, then the page again); the button names
-          the action it sends. */}
+      {/* The visitor's own entries only: a hole each, filled per visitor. */}
       <Suspense fallback={null}>
         <Await resolve={visitor}>
-          {({ own }) =>
-            own.includes(entry.id) ? (
-              <form method="post" action={PATH}>
-                <input type="hidden" name="id" value={entry.id} />
-                <button name="_action" value="delete">
-                  Delete
-                </button>
-              </form>
-            ) : null
-          }
+          {({ own }) => (own.includes(entry.id) ? <DeleteEntry id={entry.id} page={PATH} /> : null)}
         </Await>
       </Suspense>
     </li>
+  );
+}
+
+/** An entry on its way: shown at the top from the moment it is sent until the answer is in. */
+function PendingEntry({ name, message }: { name: string; message: string }) {
+  return (
+    <li className="entry entry-pending" data-testid="pending-entry" aria-busy="true">
+      <p className="entry-meta">
+        <strong className="entry-name">{name}</strong> <span>sending…</span>
+      </p>
+      <p className="entry-message">{message}</p>
+    </li>
+  );
+}
+
+/** React's own form status: pending while the form's submission is on its way. */
+function SignButton() {
+  const { pending } = useFormStatus();
+  return (
+    <button type="submit" disabled={pending}>
+      {pending ? "Signing…" : "Sign the guestbook"}
+    </button>
   );
 }
 
@@ -211,6 +225,13 @@ export default function Guestbook({
   actionData,
   visitor,
 }: PageProps<typeof loader, typeof PATH, typeof actions, typeof visitorLoader>) {
+  // The signature on its way, until its answer: then the page's own entries (with it, after a
+  // success; without it, after a refusal or an error). Only the first page shows the newest.
+  const [pending, setPending] = useOptimistic<{ name: string; message: string } | null>(null);
+  const optimistic = (form: FormData) => {
+    if (data.page === 1) setPending({ name: String(form.get("name")), message: String(form.get("message")) });
+  };
+  const shown = pending !== null || data.entries.length > 0;
   return (
     <>
       <h1>Guestbook</h1>
@@ -220,6 +241,7 @@ export default function Guestbook({
           action={PATH}
           actionData={actionData}
           successMessage="Thank you for signing the guestbook."
+          optimistic={optimistic}
         >
           <Suspense fallback={null}>
             <Await resolve={visitor}>
@@ -233,17 +255,18 @@ export default function Guestbook({
           </Suspense>
           <sign.Field name="name" label="Name" required maxLength={NAME_MAX} autoComplete="name" />
           <sign.Field name="message" label="Message" multiline required maxLength={MESSAGE_MAX} rows={4} />
-          <sign.SubmitButton pendingText="Signing…">Sign the guestbook</sign.SubmitButton>
+          <SignButton />
         </sign.Form>
       </section>
       <section aria-labelledby="entries-heading">
         <h2 id="entries-heading">
           Entries <span className="count">({data.total})</span>
         </h2>
-        {data.entries.length === 0 ? (
+        {!shown ? (
           <p>No entries yet: be the first to sign.</p>
         ) : (
           <ol className="entries" data-testid="entries">
+            {pending ? <PendingEntry {...pending} /> : null}
             {data.entries.map((entry) => (
               <Entry key={entry.id} entry={entry} visitor={visitor} />
             ))}
