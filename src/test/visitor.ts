@@ -38,7 +38,8 @@ export interface VisitorOptions {
 
 /** Headers as a record: what a test adds to or overrides in a request. */
 type Init = Omit<RequestInit, "headers"> & { headers?: Record<string, string> };
-type Fields = Record<string, string>;
+/** A form's fields: by name, or in order as pairs when a name repeats (as a form's inputs may). */
+type Fields = Record<string, string> | URLSearchParams | [string, string][];
 
 export interface Visitor {
   readonly origin: string;
