@@ -24,6 +24,8 @@ export interface VisitorOptions {
   worker?: {
     fetch: (request: Request, env: Cloudflare.Env, ctx: ExecutionContext) => Response | Promise<Response>;
   };
+  /** With `worker`: bindings and vars over the test's own env (e.g. a var a test sets). */
+  env?: Partial<Cloudflare.Env>;
   /** Or any fetch to send its requests through. */
   fetch?: Send;
   /** The site's origin, `http://localhost` if unset. */
@@ -75,7 +77,7 @@ function sender(options: VisitorOptions): Send {
   if (!worker) return (url, init) => exports.default.fetch(url, init);
   return async (url, init) => {
     const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(url, init), env, ctx);
+    const response = await worker.fetch(new Request(url, init), { ...env, ...options.env }, ctx);
     void waitOnExecutionContext(ctx);
     return response;
   };
