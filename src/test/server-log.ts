@@ -8,16 +8,18 @@ export type LogLine = Record<string, unknown>;
 /** The lines written since the first visitor was made, at most the last `KEPT`. */
 const written: LogLine[] = [];
 const KEPT = 5000;
-let recording = false;
+/** Marks our console.log, so one replaced since (a test's spy, put back) is wrapped again. */
+const RECORDER = Symbol.for("verge.test.log-recorder");
+/** Whether a recorder is printing: one wrapped inside another keeps a line once, not twice. */
+let printing = false;
 
-/** Starts keeping the worker's JSON lines (once; what console.log prints is still printed). */
+/** Keeps the worker's JSON lines from now on (what console.log prints is still printed). */
 export function recordLogLines(): void {
-  if (recording) return;
-  recording = true;
+  if (RECORDER in console.log) return;
   const print = console.log;
-  console.log = (...args: unknown[]) => {
+  const recorder = (...args: unknown[]) => {
     const [first] = args;
-    if (typeof first === "string" && first.startsWith("{")) {
+    if (!printing && typeof first === "string" && first.startsWith("{")) {
       try {
         written.push(JSON.parse(first) as LogLine);
         if (written.length > KEPT) written.shift();
@@ -25,8 +27,15 @@ export function recordLogLines(): void {
         // Not a log line of the worker's: printed below all the same.
       }
     }
-    print.apply(console, args);
+    const outer = printing;
+    printing = true;
+    try {
+      print.apply(console, args);
+    } finally {
+      printing = outer;
+    }
   };
+  console.log = Object.assign(recorder, { [RECORDER]: true });
 }
 
 const rays = new WeakMap<Response, string>();
@@ -48,6 +57,7 @@ export function newRay(): string {
  * for the first, since the line is written once the answer's body is done; read the body first.
  */
 export async function serverLog(of: Response | string, timeout = 5000): Promise<LogLine[]> {
+  recordLogLines();
   const ray = typeof of === "string" ? of : rays.get(of);
   if (!ray) throw new Error("serverLog: not an answer to a visitor of verge/test (no ray was sent)");
   const deadline = Date.now() + timeout;
