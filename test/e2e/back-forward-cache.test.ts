@@ -3,6 +3,7 @@
 // Without that cache (playwright's default), Back reloads the page and scroll is still restored.
 import { describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
+import { byName } from "verge/test/browser";
 import { openPage, TEST_APP, useBrowser } from "./support";
 import {
   announced,
@@ -18,9 +19,6 @@ import {
 const cached = useBrowser({ backForwardCache: true });
 const uncached = useBrowser();
 
-/** The same server under another name: another site to the browser. */
-const elsewhere = (base: string) => base.replace("127.0.0.1", "localhost");
-
 /**
  * Clicks a link to another site, pinned in view so the click leaves the page's scroll alone.
  * The other site's page is a plain file: a verge page there would, once hydrated, replace its
@@ -33,7 +31,8 @@ async function leaveForAnotherSite(page: Page, base: string) {
       link.style.cssText = "position: fixed; top: 0; left: 0";
       document.body.appendChild(link);
     },
-    `${elsewhere(base)}/robots.txt`,
+    // The same server under another name: another site to the browser.
+    `${byName(base)}/robots.txt`,
   );
   await page.getByRole("link", { name: "Elsewhere" }).click();
   await page.waitForURL((url) => url.hostname === "localhost");

@@ -6,14 +6,15 @@ import type { Page } from "playwright-core";
 import { openPage, useBrowser } from "./support";
 import {
   addVirtualAuthenticator,
+  byName,
   listCredentials,
   removeVirtualAuthenticator,
-} from "../support/virtual-authenticator";
+} from "verge/test/browser";
 
 const browser = useBrowser();
 
 /** The preview server by name: WebAuthn refuses an IP address (127.0.0.1) as the relying party's id. */
-const byName = () => ({ baseURL: inject("baseURL").replace("//127.0.0.1:", "//localhost:") });
+const preview = () => ({ baseURL: byName(inject("baseURL")) });
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 /** Chromium logs every 4xx fetch as a console error; a refused passkey is one, nothing else is expected. */
@@ -35,7 +36,7 @@ async function signOut(page: Page) {
 
 describe("passkeys with Chromium's virtual authenticator", () => {
   it("create, sign out, sign in, add a second device, remove one: the removed one no longer signs in", async () => {
-    const { page, context, problems } = await openPage(browser(), byName());
+    const { page, context, problems } = await openPage(browser(), preview());
     const phone = await addVirtualAuthenticator(context, page);
     const name = unique("Ada");
 
@@ -120,7 +121,7 @@ describe("passkeys with Chromium's virtual authenticator", () => {
   });
 
   it("without JavaScript, /sign-in says passkeys need it and its buttons do nothing", async () => {
-    const { page, context } = await openPage(browser(), { ...byName(), javaScriptEnabled: false });
+    const { page, context } = await openPage(browser(), { ...preview(), javaScriptEnabled: false });
     const response = await page.goto("/sign-in");
     expect(response!.status()).toBe(200);
     expect(await page.getByTestId("passkey-note").textContent()).toContain("Passkeys need JavaScript");

@@ -1,118 +1,19 @@
-// Helpers for browser tests: Debian's Chromium through playwright-core, console capture, log lines.
-import { readFile } from "node:fs/promises";
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Page,
-  type Request,
-  type Response,
-} from "playwright-core";
-import { afterAll, beforeAll, expect, inject } from "vitest";
+// Helpers for the project's browser tests: verge/test/browser's pages on the servers the global
+// setup started (global-setup.ts), the fake ingest, and what the page itself fetched.
+import type { Browser, BrowserContextOptions, Page, Request, Response } from "playwright-core";
+import { expect, inject } from "vitest";
+import { openPage as openVisitorPage, readLogLines, type ObservedPage } from "verge/test/browser";
 import type { RecordedEnvelope } from "../support/fake-ingest";
-import { CHROMIUM_PATH } from "../support/chromium";
 import { VITALS_KEY } from "../../src/shared/vitals";
-import { CONNECTING_IP_HEADER } from "../../src/shared/visitor-limit";
-import { startVisitorProxy, type VisitorProxy } from "./visitor-proxy";
 
-export { CHROMIUM_PATH };
-
-export interface LaunchOptions {
-  /** Keep Chromium's back/forward cache, which playwright turns off by default. */
-  backForwardCache?: boolean;
-}
-
-/**
- * Features Chromium runs for nobody here. Headless Chromium gives each new page a window of its
- * own (playwright opens each context's pages so), and Chromium 156 preloads two WebUI pages for
- * that window's address bar popup: two more renderers per page, which nobody sees. Measured on 2
- * cores (20 contexts, a page each): 11.4 CPU-s without them, 6.5 with, the wall time 6.1 s to 4.0 s.
- */
-const UNUSED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
-
-/**
- * What playwright-core 1.65 turns off itself (its chromiumSwitches, less its Windows and Edge
- * ones): a second --disable-features replaces the first, so ours must repeat them.
- */
-const PLAYWRIGHT_DISABLED_FEATURES = [
-  "AimEnabled",
-  "AvoidCorsURLLoaderRestartOnRedirect",
-  "AvoidUnnecessaryBeforeUnloadCheckSync",
-  "DestroyProfileOnBrowserClose",
-  "HttpsFirstBalancedModeAutoEnable",
-  "HttpsUpgrades",
-  "LensOverlay",
-  "MediaRouter",
-  "NetworkTimeServiceQuerying",
-  "OptimizationHints",
-  "PaintHolding",
-  "PreconnectToSearch",
-  "ThirdPartyStoragePartitioning",
-];
-
-/** A fresh browser (playwright gives each launch an empty user-data dir). */
-export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    ignoreDefaultArgs: options.backForwardCache ? ["--disable-back-forward-cache"] : undefined,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNUSED_FEATURES].join(",")}`,
-    ],
-  });
-}
-
-/**
- * The browsers of this run, one per set of launch options. The browser files run one at a time in
- * one worker (vitest.config.ts), so each file borrows the same one instead of launching its own
- * (a launch costs about 0.75 CPU-s). Playwright closes them as the worker exits.
- */
-const launched = new Map<string, Promise<Browser>>();
-
-async function sharedBrowser(options: LaunchOptions): Promise<Browser> {
-  const key = JSON.stringify(options);
-  const browser = await launched.get(key);
-  if (browser?.isConnected()) return browser;
-  const fresh = launchBrowser(options);
-  launched.set(key, fresh);
-  return fresh;
-}
-
-/**
- * A browser for the calling test file, from beforeAll on. Each test opens contexts of its own (no
- * cookie, storage or cache is shared between contexts); whatever the file leaves open is closed
- * after its tests, as if the browser were its alone.
- */
-export function useBrowser(options: LaunchOptions = {}): () => Browser {
-  let browser: Browser | undefined;
-  beforeAll(async () => {
-    browser = await sharedBrowser(options);
-  });
-  afterAll(async () => {
-    await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
-    // What the closed pages sent as they closed (a Web Vitals report) ends before the next file.
-    await Promise.all([...openProxies].map((proxy) => proxy.close()));
-  });
-  return () => {
-    if (!browser) throw new Error("useBrowser(): the browser is launched in beforeAll; call it inside tests");
-    return browser;
-  };
-}
-
-export interface ObservedPage {
-  page: Page;
-  context: BrowserContext;
-  /** Console errors and warnings, and uncaught page errors, in order. */
-  problems: string[];
-}
+export {
+  CHROMIUM_PATH,
+  documentRay,
+  launchBrowser,
+  useBrowser,
+  type LaunchOptions,
+  type ObservedPage,
+} from "verge/test/browser";
 
 /** Options that point a page at the tests' own app (test/fixture-app) instead of the product. */
 export const TEST_APP = {
@@ -121,41 +22,9 @@ export const TEST_APP = {
   },
 };
 
-let visitors = 0;
-/** The proxies of contexts not yet closed, or closed with requests still on their way. */
-const openProxies = new Set<VisitorProxy>();
-
-/**
- * A new page in its own context; `javaScriptEnabled: false` to see what works without JS. Each
- * context is its own visitor (CF-Connecting-IP) unless the options name one: the per-visitor limits
- * (the relay's, which every page's Web Vitals count toward, the guestbook's) are one test's alone.
- * The address goes on every request the context makes, through a proxy of its own
- * (./visitor-proxy.ts), as Cloudflare writes it: extraHTTPHeaders miss a page's last requests.
- */
-export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<ObservedPage> {
-  const { [CONNECTING_IP_HEADER]: named, ...extraHTTPHeaders } = options.extraHTTPHeaders ?? {};
-  ++visitors;
-  const proxy = await startVisitorProxy(
-    named ?? `10.99.${Math.floor(visitors / 250) % 250}.${visitors % 250}`,
-  );
-  const context = await browser.newContext({
-    baseURL: inject("baseURL"),
-    ...options,
-    extraHTTPHeaders,
-    proxy: { server: proxy.server },
-  });
-  openProxies.add(proxy);
-  context.on("close", () => void proxy.close().then(() => openProxies.delete(proxy)));
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") {
-      problems.push(`${message.type()}: ${message.text()}`);
-    }
-  });
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  return { page, context, problems };
-}
+/** A new page in a context of its own visitor, on the product's preview unless `baseURL` says otherwise (verge/test/browser). */
+export const openPage = (browser: Browser, options: BrowserContextOptions = {}): Promise<ObservedPage> =>
+  openVisitorPage(browser, { baseURL: inject("baseURL"), ...options });
 
 /**
  * page.goto, and when it fails (a `load` that never came: once on CI, for /errors/stream), an
@@ -193,20 +62,7 @@ export async function gotoExplained(page: Page, url: string) {
 }
 
 /** The worker's JSON log lines printed by `npm run preview` so far. */
-export async function logLines(): Promise<Record<string, unknown>[]> {
-  const text = await readFile(inject("logFile"), "utf8");
-  return text
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => {
-      try {
-        return JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return null;
-      }
-    })
-    .filter((line): line is Record<string, unknown> => line !== null);
-}
+export const logLines = () => readLogLines(inject("logFile"));
 
 /** Calls the fake Sentry ingest's control API (`reset`, `mode?mode=rate-limit`, `envelopes`, `stats`). */
 export async function ingestControl(path: string): Promise<unknown> {
@@ -215,15 +71,6 @@ export async function ingestControl(path: string): Promise<unknown> {
 }
 
 const isVitals = (envelope: RecordedEnvelope) => VITALS_KEY in envelope.header;
-
-/** The ray a document's answer named (Server-Timing), as the page itself reads it. */
-export const documentRay = (page: Page) =>
-  page.evaluate(
-    () =>
-      (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).serverTiming.find(
-        (entry) => entry.name === "ray",
-      )?.description,
-  );
 
 /**
  * Waits until the collector listens (once the page is idle): views left before that go

@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import type { Page, Response } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
+import { byName } from "verge/test/browser";
 import {
   documentRay,
   ingestControl,
@@ -26,7 +27,7 @@ beforeEach(async () => {
 });
 
 /** The same server under another name: another site to the browser. */
-const elsewhere = () => `${inject("baseURL").replace("127.0.0.1", "localhost")}/robots.txt`;
+const elsewhere = () => `${byName(inject("baseURL"))}/robots.txt`;
 
 /** What a browser without soft-navigation entries shows a page (Chromium before 151, Firefox, Safari). */
 const withoutSoftNavigations = () => {
@@ -149,7 +150,7 @@ describe("Web Vitals", () => {
       await hide(page);
       await expect.poll(async () => (await reportsOf("/guestbook", "client")).length).toBe(1);
       expect(await reportsOf("/", "navigate")).toHaveLength(1);
-      await page.goto(`${baseURL.replace("127.0.0.1", "localhost")}/robots.txt`);
+      await page.goto(`${byName(baseURL)}/robots.txt`);
       // Each view went once, when the tab was hidden: leaving adds none.
       expect(await reportsOf("/guestbook", "client")).toHaveLength(1);
       expect(await reportsOf("/", "navigate")).toHaveLength(1);

@@ -15,6 +15,7 @@ export const routes = [
   page("/styled", () => import("./pages/styled")),
   page("/primitives", () => import("./pages/primitives")),
   page("/fetcher", () => import("./pages/fetcher")),
+  page("/about", () => import("./pages/about")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
   // A page with an error view of its own, alone and below the three layouts.

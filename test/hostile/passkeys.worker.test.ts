@@ -10,7 +10,7 @@ import {
   verifyRegistration,
 } from "../../src/app/auth/passkeys.server";
 import { accountById, passkeyById } from "../../src/app/db/accounts.server";
-import { assert, base64url, register, softAuthenticator } from "../support/soft-authenticator";
+import { assert, base64url, register, softAuthenticator } from "verge/test";
 import {
   post,
   registerWith,

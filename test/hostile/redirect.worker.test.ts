@@ -2,13 +2,12 @@
 // target is a programming error: redirect() throws at once, or the answer is a 500 with a digest,
 // never a redirect elsewhere. A small app of its own has a page whose loader and action return
 // whatever the test sets.
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { serverLog, visitor } from "verge/test";
 import { page, type RouteModule } from "../../src/shared/route-module";
 import { redirect, type Redirect } from "../../src/shared/redirect";
 import { appWith } from "../worker/apps";
-import { BUILD, ORIGIN } from "../worker/action-helpers";
+import { ORIGIN } from "../worker/action-helpers";
 import { digestIn } from "../worker/html";
 
 const twins = { target: (): unknown => null };
@@ -22,29 +21,21 @@ afterEach(() => {
   twins.target = () => null;
 });
 
-async function send(path: string, init: RequestInit = {}) {
-  const lines: Record<string, unknown>[] = [];
-  const app = appWith([page("/twins", async () => probe)], {
-    reportError: () => {},
-    log: (line) => lines.push(JSON.parse(line)),
-  });
-  const ctx = createExecutionContext();
-  const response = await app.fetch(
-    new Request(`${ORIGIN}${path}`, { redirect: "manual", ...init }),
-    env,
-    ctx,
-  );
+// Its log lines go to console.log, where verge/test's serverLog finds a request's by its ray.
+const app = appWith([page("/twins", async () => probe)], { reportError: () => {} });
+
+/** A visitor's answer, its whole body, and the worker's log lines of it. */
+async function send(answer: Promise<Response>) {
+  const response = await answer;
   const body = await response.text();
-  await waitOnExecutionContext(ctx);
-  return { response, body, lines };
+  return { response, body, lines: await serverLog(response) };
 }
 
-const document = () => send("/twins");
-const pageData = () => send("/twins?_data=1", { headers: { "X-Page-Data": "1", "X-Build": BUILD } });
-const form = { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN };
-const plainPost = () => send("/twins", { method: "POST", headers: form, body: "_action=go" });
-const scriptPost = () =>
-  send("/twins", { method: "POST", headers: { ...form, "X-Action": "go", "X-Build": BUILD }, body: "" });
+const twinsVisitor = () => visitor({ worker: app });
+const document = () => send(twinsVisitor().get("/twins"));
+const pageData = () => send(twinsVisitor().data("/twins"));
+const plainPost = () => send(twinsVisitor().form("/twins", { _action: "go" }));
+const scriptPost = () => send(twinsVisitor().action("/twins", "go"));
 
 const ELSEWHERE = [
   "//evil.example/x",

@@ -2,6 +2,7 @@
 // browser marks each report, and the relay takes what the collector writes as one vitals envelope
 // (a marked post that is anything else is refused: relay-budgets.worker.test.ts).
 import { beforeEach, describe, expect, inject, it } from "vitest";
+import { byName } from "verge/test/browser";
 import { VITALS_KEY } from "../../src/shared/vitals";
 import {
   documentRay,
@@ -19,7 +20,7 @@ beforeEach(async () => {
 });
 
 /** The same server under another name: another site to the browser. */
-const elsewhere = () => `${inject("baseURL").replace("127.0.0.1", "localhost")}/robots.txt`;
+const elsewhere = () => `${byName(inject("baseURL"))}/robots.txt`;
 
 describe("the relay's vitals budget, from the browser", () => {
   it("takes a page view's report on the vitals budget and forwards it", async () => {

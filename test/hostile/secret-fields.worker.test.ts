@@ -1,40 +1,32 @@
 // Secret fields never come back: a password field (by its type, whatever its name) and a field its
 // action calls secret, in the 422 page, its embedded data, the JSON answer, a message or a log line.
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { serverLog, visitor } from "verge/test";
 import { fixtureClientManifest, testApp } from "../worker/apps";
 
-const ORIGIN = "http://localhost";
 const PIN = "hunter2";
 const CODE = "opensesame";
 const NAME = "visitor-typed-name";
 
-const written: string[] = [];
-const app = testApp({ reportError: () => {}, log: (line) => void written.push(line) });
+// Its log lines go to console.log, where verge/test's serverLog finds a request's by its ray.
+const app = testApp({ reportError: () => {} });
 
-async function send(path: string, init: RequestInit = {}) {
-  const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), env, ctx);
-  const body = await response.text();
-  await waitOnExecutionContext(ctx);
-  return { response, body, lines: written.splice(0) };
-}
-
-/** The page's form, filled in and posted as a browser would: every input, hidden ones included. */
+/**
+ * The page's form, filled in and posted as a browser would (every input, hidden ones included),
+ * by its script or without JavaScript; the answer, its body and the log lines of the post.
+ */
 async function submit(typed: Record<string, string>, script: boolean) {
+  const who = visitor({ worker: app, build: fixtureClientManifest.build });
   const form = new URLSearchParams();
-  const { body } = await send("/secrets");
-  for (const tag of body.match(/<input [^>]*type="hidden"[^>]*>/g) ?? []) {
+  const page = await (await who.get("/secrets")).text();
+  for (const tag of page.match(/<input [^>]*type="hidden"[^>]*>/g) ?? []) {
     form.append(/name="([^"]*)"/.exec(tag)![1]!, /value="([^"]*)"/.exec(tag)?.[1] ?? "");
   }
   for (const [name, value] of Object.entries(typed)) form.append(name, value);
-  const headers: Record<string, string> = {
-    "Content-Type": "application/x-www-form-urlencoded",
-    Origin: ORIGIN,
-  };
-  if (script) Object.assign(headers, { "X-Action": "unlock", "X-Build": fixtureClientManifest.build });
-  return send("/secrets", { method: "POST", redirect: "manual", headers, body: form.toString() });
+  const response = await (script ? who.action("/secrets", "unlock", form) : who.form("/secrets", form));
+  const body = await response.text();
+  const lines = (await serverLog(response)).map((line) => JSON.stringify(line));
+  return { response, body, lines };
 }
 
 describe("secret fields", () => {

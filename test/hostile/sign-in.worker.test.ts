@@ -9,8 +9,7 @@ import type { ErrorReport } from "../../src/server/context";
 import { productApp } from "../worker/apps";
 import { ORIGIN, uniqueName, visitorIp } from "../worker/action-helpers";
 import { awaitFreshWindow, FRESH_WINDOW_TIMEOUT_MS } from "../support/rate-limit";
-import { register, softAuthenticator } from "../support/soft-authenticator";
-import { cookiesOf, formAs, getAs, postJson, signUp, type Fetch } from "../worker/sign-in-support";
+import { cookiesOf, register, softAuthenticator, visitor, type Send } from "verge/test";
 
 const lines: string[] = [];
 const reports: ErrorReport[] = [];
@@ -20,7 +19,7 @@ const app = productApp({
 });
 
 /** The product app of this file (its log lines kept), with every waitUntil settled. */
-const via: Fetch = async (url, init) => {
+const via: Send = async (url, init) => {
   const ctx = createExecutionContext();
   const response = await app.fetch(new Request(url, init), env, ctx);
   const body = await response.arrayBuffer();
@@ -28,24 +27,27 @@ const via: Fetch = async (url, init) => {
   return new Response(body, response);
 };
 
+/** A visitor of this file's app, with `cookie` (a session's, a forged one, or none). */
+const as = (cookie = "") => visitor({ cookie, fetch: via });
+
 const SESSION = "__Host-session";
 const lastLine = () => JSON.parse(lines.at(-1)!) as Record<string, unknown>;
 
 /** What a visitor carrying `cookie` sees: signed out, never an error. */
 async function expectSignedOut(cookie: string) {
-  const account = await getAs("/account", cookie, {}, via);
+  const account = await as(cookie).get("/account");
   expect(account.status).toBe(302);
   expect(account.headers.get("Location")).toBe("/sign-in?next=%2Faccount");
-  const guestbook = await getAs("/guestbook", cookie, {}, via);
+  const guestbook = await as(cookie).get("/guestbook");
   expect(guestbook.status).toBe(200);
   expect(await guestbook.text()).not.toContain("Signed in as");
-  const data = await getAs("/account?_data=1", cookie, { "X-Page-Data": "1" }, via);
+  const data = await as(cookie).data("/account");
   expect(await data.json()).toEqual({ redirect: "/sign-in?next=%2Faccount" });
 }
 
 describe("a session token that names no live session is a signed-out visitor, never a 5xx", () => {
   it("forged, truncated, padded, of another shape", async () => {
-    const visitor = await signUp(uniqueName("real"), undefined, via);
+    const visitor = await as().signUp(uniqueName("real"));
     const forged = `${SESSION}=${"A".repeat(43)}`;
     const truncated = `${SESSION}=${visitor.token.slice(0, 42)}`;
     const longer = `${SESSION}=${visitor.token}A`;
@@ -57,7 +59,7 @@ describe("a session token that names no live session is a signed-out visitor, ne
   });
 
   it("expired (past its idle limit, and past its absolute limit)", async () => {
-    const visitor = await signUp(uniqueName("old"), undefined, via);
+    const visitor = await as().signUp(uniqueName("old"));
     const idle = await createSession(env.DB, visitor.accountId, nowSeconds() - SESSION_IDLE_S - 5);
     const absolute = await createSession(env.DB, visitor.accountId, nowSeconds() - SESSION_ABSOLUTE_S - 5);
     await expectSignedOut(idle.cookie.split(";")[0]!);
@@ -66,21 +68,21 @@ describe("a session token that names no live session is a signed-out visitor, ne
   });
 
   it("revoked (signed out), and of an account that is gone", async () => {
-    const visitor = await signUp(uniqueName("revoked"), undefined, via);
-    expect((await formAs("/account", { _action: "signOut" }, visitor.cookie, via)).status).toBe(303);
-    await expectSignedOut(visitor.cookie);
-    const gone = await signUp(uniqueName("gone"), undefined, via);
+    const visitor = await as().signUp(uniqueName("revoked"));
+    expect((await as(visitor.session).form("/account", { _action: "signOut" })).status).toBe(303);
+    await expectSignedOut(visitor.session);
+    const gone = await as().signUp(uniqueName("gone"));
     await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(gone.accountId).run();
-    await expectSignedOut(gone.cookie);
+    await expectSignedOut(gone.session);
     expect(reports).toEqual([]);
   });
 
   it("another account's token is that account, never this one", async () => {
     const ada = uniqueName("Ada");
     const bob = uniqueName("Bob");
-    await signUp(ada, undefined, via);
-    const other = await signUp(bob, undefined, via);
-    const page = await (await getAs("/account", other.cookie, {}, via)).text();
+    await as().signUp(ada);
+    const other = await as().signUp(bob);
+    const page = await (await as(other.session).get("/account")).text();
     expect(page).toContain(bob);
     expect(page).not.toContain(ada);
   });
@@ -102,7 +104,7 @@ describe("posts from another site", () => {
   });
 
   it("cannot sign a visitor out (403), and the session stays", async () => {
-    const visitor = await signUp(uniqueName("stays"), undefined, via);
+    const visitor = await as().signUp(uniqueName("stays"));
     for (const action of ["signOut", "signOutEverywhere"]) {
       const response = await via(`${ORIGIN}/account`, {
         method: "POST",
@@ -110,7 +112,7 @@ describe("posts from another site", () => {
         headers: {
           ...crossSite,
           "Content-Type": "application/x-www-form-urlencoded",
-          Cookie: visitor.cookie,
+          Cookie: visitor.session,
           "CF-Connecting-IP": visitorIp(),
         },
         body: `_action=${action}`,
@@ -118,24 +120,19 @@ describe("posts from another site", () => {
       expect(response.status).toBe(403);
       expect(response.headers.get("Set-Cookie")).toBeNull();
     }
-    expect((await getAs("/account", visitor.cookie, {}, via)).status).toBe(200);
+    expect((await as(visitor.session).get("/account")).status).toBe(200);
   });
 });
 
 describe("the sign-in endpoints", () => {
   it("take a verification once: the same credential and attempt again is 400, no session", async () => {
-    const start = await postJson(
-      "/sign-in/options",
-      { kind: "register", name: uniqueName("replay") },
-      "",
-      via,
-    );
+    const start = await as().json("/sign-in/options", { kind: "register", name: uniqueName("replay") });
     const attempt = cookiesOf(start)["__Host-passkey-attempt"]!;
     const { options } = (await start.json()) as { options: { challenge: string; user: { id: string } } };
     const credential = await register(await softAuthenticator(), options, { origin: ORIGIN });
     const body = { kind: "register", credential };
-    expect((await postJson("/sign-in/verify", body, attempt, via)).status).toBe(200);
-    const replay = await postJson("/sign-in/verify", body, attempt, via);
+    expect((await as(attempt).json("/sign-in/verify", body)).status).toBe(200);
+    const replay = await as(attempt).json("/sign-in/verify", body);
     expect(replay.status).toBe(400);
     expect(await replay.json()).toEqual({
       error: { message: "That passkey could not be checked: try again." },
@@ -144,22 +141,15 @@ describe("the sign-in endpoints", () => {
   });
 
   it("refuse a credential made for another origin, or without the attempt's cookie (400)", async () => {
-    const start = await postJson(
-      "/sign-in/options",
-      { kind: "register", name: uniqueName("origin") },
-      "",
-      via,
-    );
+    const start = await as().json("/sign-in/options", { kind: "register", name: uniqueName("origin") });
     const attempt = cookiesOf(start)["__Host-passkey-attempt"]!;
     const { options } = (await start.json()) as { options: { challenge: string; user: { id: string } } };
     const foreign = await register(await softAuthenticator(), options, { origin: "https://evil.example" });
     expect(
-      (await postJson("/sign-in/verify", { kind: "register", credential: foreign }, attempt, via)).status,
+      (await as(attempt).json("/sign-in/verify", { kind: "register", credential: foreign })).status,
     ).toBe(400);
     const own = await register(await softAuthenticator(), options, { origin: ORIGIN });
-    expect((await postJson("/sign-in/verify", { kind: "register", credential: own }, "", via)).status).toBe(
-      400,
-    );
+    expect((await as().json("/sign-in/verify", { kind: "register", credential: own })).status).toBe(400);
     for (const junk of ["not json", "[]", '{"kind":"register","credential":42}']) {
       const response = await via(`${ORIGIN}/sign-in/verify`, {
         method: "POST",
@@ -199,7 +189,7 @@ describe("the sign-in endpoints", () => {
 
 describe("the session cookie", () => {
   it("is __Host-, HttpOnly, Secure, SameSite=Lax, Path=/, a 256-bit token, the attempt cookie cleared", async () => {
-    const visitor = await signUp(uniqueName("attrs"), undefined, via);
+    const visitor = await as().signUp(uniqueName("attrs"));
     const session = visitor.setCookies.filter((line) => line.startsWith(`${SESSION}=`));
     expect(session).toEqual([
       `${SESSION}=${visitor.token}; Max-Age=${SESSION_IDLE_S}; Path=/; HttpOnly; Secure; SameSite=Lax`,
@@ -214,10 +204,10 @@ describe("the session cookie", () => {
 describe("a cached guestbook page", () => {
   it("never carries Set-Cookie nor another visitor's name: two visitors in turn, one signed in", async () => {
     const name = uniqueName("Signed-in visitor");
-    const visitor = await signUp(name, undefined, via);
+    const visitor = await as().signUp(name);
     const seen: { cache: unknown; signedIn: boolean }[] = [];
-    for (const cookie of [visitor.cookie, "", visitor.cookie, "", ""]) {
-      const response = await getAs("/guestbook", cookie, {}, via);
+    for (const cookie of [visitor.session, "", visitor.session, "", ""]) {
+      const response = await as(cookie).get("/guestbook");
       expect(response.status).toBe(200);
       expect(response.headers.get("Set-Cookie")).toBeNull();
       const page = await response.text();
@@ -236,19 +226,16 @@ describe("a cached guestbook page", () => {
 describe("what never carries the token", () => {
   it("no log line, no report, no page", async () => {
     lines.length = 0;
-    const visitor = await signUp(uniqueName("quiet"), "/account", via);
+    const visitor = await as().signUp(uniqueName("quiet"), { next: "/account" });
+    const signedIn = as(visitor.session);
     const pages = await Promise.all(
-      ["/account", "/account/passkeys", "/guestbook", "/sign-in", "/account?_data=1"].map(async (path) =>
-        (await getAs(path, visitor.cookie, path.includes("_data") ? { "X-Page-Data": "1" } : {}, via)).text(),
-      ),
+      [
+        ...["/account", "/account/passkeys", "/guestbook", "/sign-in"].map((path) => signedIn.get(path)),
+        signedIn.data("/account"),
+      ].map(async (answer) => (await answer).text()),
     );
-    await formAs(
-      "/guestbook",
-      { _action: "sign", name: uniqueName("q"), message: "hi" },
-      visitor.cookie,
-      via,
-    );
-    await formAs("/account", { _action: "signOut" }, visitor.cookie, via);
+    await signedIn.form("/guestbook", { _action: "sign", name: uniqueName("q"), message: "hi" });
+    await signedIn.form("/account", { _action: "signOut" });
     expect(lines.length).toBeGreaterThan(5);
     for (const text of [...lines, ...pages, JSON.stringify(reports)])
       expect(text).not.toContain(visitor.token);

@@ -24,9 +24,12 @@ function exportedNames(file: string): string[] {
   return names;
 }
 
-it("docs/api.md has a line for every export of verge, verge/server and verge/client", () => {
+it("docs/api.md has a line for every export of verge, verge/server, verge/client and verge/test", () => {
   const doc = readFileSync(path.join(root, "docs/api.md"), "utf8");
-  const names = ["src/shared/index.ts", "src/server/index.ts", "client/index.ts"].flatMap(exportedNames);
+  const names = [
+    ...["src/shared/index.ts", "src/server/index.ts", "client/index.ts"],
+    ...["src/test/index.ts", "src/test/browser/index.ts"],
+  ].flatMap(exportedNames);
   expect(names.length).toBeGreaterThan(50);
   expect(names.filter((name) => !new RegExp(`\`${name}[\`(<]`).test(doc))).toEqual([]);
 });

@@ -4,16 +4,16 @@
 import { createServer, type Server } from "node:http";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_PATH } from "../support/chromium";
-import { freePort } from "../support/free-port";
 import {
   addCredential,
   addVirtualAuthenticator,
+  CHROMIUM_PATH,
   listCredentials,
   removeCredential,
   setUserVerified,
   toBase64url,
-} from "../support/virtual-authenticator";
+} from "verge/test/browser";
+import { freePort } from "../support/free-port";
 
 /** A page that runs a ceremony from JSON options and answers the credential's JSON or the error's name. */
 const PAGE = `<!doctype html><title>passkeys</title><script>

@@ -1,18 +1,2 @@
-// Where the browser tests find Chromium, and the one line that says what to do when it is missing.
-import { accessSync, constants } from "node:fs";
-
-/** Debian's Chromium, or the browser CHROMIUM_PATH names. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-/** Why the browser tests cannot run here, in one line, or null when Chromium is there. */
-export function chromiumMissing(): string | null {
-  try {
-    accessSync(CHROMIUM_PATH, constants.X_OK);
-    return null;
-  } catch {
-    return (
-      `No Chromium at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH; ` +
-      "without it, `npm run test:workerd` and `npm run test:node` run the other tests."
-    );
-  }
-}
+// Where the browser tests find Chromium: now in verge/test/browser; kept for imports of this path.
+export { CHROMIUM_PATH, chromiumMissing } from "../../src/test/browser/chromium-path.ts";

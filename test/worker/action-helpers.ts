@@ -1,5 +1,7 @@
-// Helpers for action tests: posting to the worker, and reading the guestbook table directly.
-import { env, exports } from "cloudflare:workers";
+// Helpers for action tests: posting to the guestbook as a visitor of its own (verge/test), and
+// reading the guestbook table directly.
+import { env } from "cloudflare:workers";
+import { visitor } from "verge/test";
 import { manifest } from "./apps";
 
 export const ORIGIN = "http://localhost";
@@ -19,47 +21,25 @@ export const visitorIp = () => `${visitorNetwork()}::${crypto.randomUUID().slice
 
 /** A POST from a visitor of its own (a fresh CF-Connecting-IP) unless `headers` names one. */
 export function post(path: string, init: { headers?: Record<string, string>; body?: BodyInit | null } = {}) {
-  return exports.default.fetch(`${ORIGIN}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "CF-Connecting-IP": visitorIp(), ...init.headers },
-    body: init.body,
-  });
+  return visitor().fetch(path, { method: "POST", headers: init.headers, body: init.body });
 }
 
-/** A plain HTML form post (no JavaScript): urlencoded, same-origin, action in `_action`. */
+/** A plain HTML form post (no JavaScript) from a visitor of its own: action in `_action`. */
 export function postForm(
   fields: Record<string, string>,
   path = "/guestbook",
   headers: Record<string, string> = {},
 ) {
-  return post(path, {
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      Origin: ORIGIN,
-      "Sec-Fetch-Site": "same-origin",
-      ...headers,
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
+  return visitor().form(path, fields, { headers });
 }
 
-/** What our client script sends: X-Action and X-Build headers, urlencoded body. */
+/** What the page's script sends for a guestbook action (verge/test's `visitor().action`). */
 export function postScript(
   action: string,
   fields: Record<string, string>,
   headers: Record<string, string> = {},
 ) {
-  return post("/guestbook", {
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "X-Action": action,
-      "X-Build": BUILD,
-      Origin: ORIGIN,
-      ...headers,
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
+  return visitor().action("/guestbook", action, fields, { headers });
 }
 
 export interface Row {

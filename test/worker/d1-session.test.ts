@@ -1,6 +1,6 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, postForm, postScript, uniqueName } from "./action-helpers";
+import { visitor } from "verge/test";
+import { postForm, postScript, uniqueName } from "./action-helpers";
 import { cookieOf, formSign, productOn, scriptSign, spyD1 } from "./d1-doubles";
 import { page, type ActionArgs } from "../../src/shared/route-module";
 import { D1_BOOKMARK_HEADER } from "../../src/shared/protocol";
@@ -11,10 +11,9 @@ import type { ActionSuccess } from "../../src/shared/protocol";
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}\.[0-9a-z]{1,10}\.[\w-]{43}$/;
 /** The D1 bookmark a sealed one carries, as the session is opened from it. */
 const unsealed = (bookmark: string) => bookmark.split(".")[0]!;
-const get = (path: string, headers: Record<string, string> = {}) =>
-  exports.default.fetch(`${ORIGIN}${path}`, { headers });
-const data = (headers: Record<string, string> = {}) =>
-  get("/guestbook?_data=1", { "X-Page-Data": "1", ...headers });
+const get = (path: string, headers: Record<string, string> = {}) => visitor().get(path, { headers });
+/** The guestbook's page data, as the page's script asks for it. */
+const data = (headers: Record<string, string> = {}) => visitor().data("/guestbook", { headers });
 
 /** A JavaScript sign's answer and the bookmark it sent back. */
 async function signed(name: string) {

@@ -4,11 +4,12 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { visitor } from "verge/test";
 import { page, type RouteModule } from "../../src/shared/route-module";
 import { PAGE_DATA_SCRIPT_ID, type HeadTag, type PageData } from "../../src/shared/protocol";
 import { meta as productMeta } from "../../src/app/layout";
 import { appWith } from "./apps";
-import { BUILD, ORIGIN } from "./action-helpers";
+import { ORIGIN } from "./action-helpers";
 import { request, scriptsAndLinks } from "./html";
 
 /** An attribute's value as a browser reads it: HTMLRewriter gives it as written, entities and all. */
@@ -73,24 +74,25 @@ const item: RouteModule = {
 };
 const bare: RouteModule = { title: "Bare", default: () => null };
 
-async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
-  const app = appWith([page("/items/:id", async () => item), page("/bare", async () => bare)], {
+const items = () =>
+  appWith([page("/items/:id", async () => item), page("/bare", async () => bare)], {
     reportError: () => {},
     log: () => {},
   });
+
+async function send(path: string, init: RequestInit = {}, vars: Partial<Env> = {}) {
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...vars }, ctx);
+  const response = await items().fetch(new Request(`${ORIGIN}${path}`, init), { ...env, ...vars }, ctx);
   const body = await response.text();
   await waitOnExecutionContext(ctx);
   return { response, body };
 }
 
-const pageDataOf = (path: string, vars: Partial<Env> = {}) =>
-  send(
-    `${path}${path.includes("?") ? "&" : "?"}_data=1`,
-    { headers: { "X-Page-Data": "1", "X-Build": BUILD } },
-    vars,
-  );
+/** A page's data, as the page's script asks for it (verge/test), with `vars` over the env. */
+async function pageDataOf(path: string, vars: Partial<Env> = {}) {
+  const response = await visitor({ worker: items(), env: vars }).data(path);
+  return { response, body: await response.text() };
+}
 
 describe("a page's head tags", () => {
   it("renders what the page computes from its loader's data: description, robots, canonical, image", async () => {

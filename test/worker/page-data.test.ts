@@ -1,14 +1,17 @@
 // Page-data answers (docs/protocol.md, "Page data"): the page's own URL with X-Page-Data, answered with JSON.
 import { describe, expect, it } from "vitest";
+import { visitor } from "verge/test";
 import { fixtureClientManifest as clientManifest, fixtureRequest } from "./apps";
 import { request } from "./html";
 
 const BASE = "http://localhost";
 const DATA = { "X-Page-Data": "1" };
 
-function pageData(path: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
-  return fixtureRequest(`${BASE}${path}`, { ...init, headers: { ...DATA, ...init.headers } });
-}
+/** The tests' app's page data at `path`, as the page's script asks for it (verge/test). */
+const pageData = (
+  path: string,
+  init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {},
+) => visitor({ fetch: fixtureRequest }).data(path, init);
 
 function expectDataHeaders(response: Response) {
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);

@@ -10,7 +10,7 @@ import {
   verifyRegistration,
   type Registrant,
 } from "../../src/app/auth/passkeys.server";
-import { assert, register, type Bend, type SoftAuthenticator } from "../support/soft-authenticator";
+import { assert, register, type Bend, type SoftAuthenticator } from "verge/test";
 
 export const SITE = "https://verge.test";
 export const T0 = 1_900_000_000;

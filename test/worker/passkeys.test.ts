@@ -4,7 +4,7 @@ import { CHALLENGE_TTL_S } from "../../src/app/auth/passkeys.server";
 import { p1363Signature } from "../../src/app/auth/passkey-keys.server";
 import { accountById, listPasskeys, passkeyById } from "../../src/app/db/accounts.server";
 import { createSession, readSession } from "../../src/server/sessions";
-import { fromBase64url, softAuthenticator } from "../support/soft-authenticator";
+import { fromBase64url, softAuthenticator } from "verge/test";
 import { registerWith, signInWith, startRegistration, startSignIn, T0 } from "./passkey-support";
 
 describe("registration options", () => {

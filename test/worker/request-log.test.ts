@@ -4,7 +4,7 @@ import { request } from "./html";
 import { fixtureRequest, manifest } from "./apps";
 import { recordingApp } from "./recording-app";
 import { uniqueName } from "./action-helpers";
-import { signUp } from "./sign-in-support";
+import { visitor } from "verge/test";
 
 let spy: MockInstance<typeof console.log>;
 beforeEach(() => {
@@ -99,9 +99,9 @@ describe("the request log", () => {
   });
 
   it("counts one D1 query for a signed-in visitor's guestbook from its shell: session, name and own entries", async () => {
-    const visitor = await signUp(uniqueName("Log reader"));
+    const account = await visitor().signUp(uniqueName("Log reader"));
     await logged("/guestbook");
-    const { line, body } = await logged("/guestbook", { headers: { Cookie: visitor.cookie } });
+    const { line, body } = await logged("/guestbook", { headers: { Cookie: account.session } });
     expect(line).toMatchObject({ cache: "shell", status: 200, d1_queries: 1 });
     expect(body).toContain("Log reader");
   });

@@ -1,35 +1,14 @@
 // Schema-checked actions (action(schema, run)) on the tests' own app: /account's schema is async
 // and takes a password, /schema-throws's schema throws.
 import { describe, expect, it } from "vitest";
+import { visitor } from "verge/test";
 import { fixtureClientManifest, fixtureRequest } from "./apps";
 import { digestIn } from "./html";
 
-const ORIGIN = "http://localhost";
 const PASSWORD = "hunter2-secret-pw";
 
-/** A plain HTML form post (no JavaScript), as a browser sends it. */
-function postForm(path: string, fields: Record<string, string>) {
-  return fixtureRequest(path, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
-
-/** What the client script sends. */
-function postScript(path: string, action: string, fields: Record<string, string>) {
-  return fixtureRequest(path, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "X-Action": action,
-      "X-Build": fixtureClientManifest.build,
-      Origin: ORIGIN,
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
+/** A visitor of the tests' own app (its build, for what the page's script sends). */
+const fixtureVisitor = () => visitor({ fetch: fixtureRequest, build: fixtureClientManifest.build });
 
 /** The error text the page shows for a field: the element the input's aria-describedby names. */
 function fieldError(html: string, name: string): string | undefined {
@@ -44,7 +23,7 @@ const inputTag = (html: string, name: string) =>
 
 describe("a schema-checked action without JavaScript", () => {
   it("answers 422 with each issue next to its field and the typed values kept", async () => {
-    const response = await postForm("/account", {
+    const response = await fixtureVisitor().form("/account", {
       _action: "register",
       nickname: "taken",
       password: "short",
@@ -57,7 +36,11 @@ describe("a schema-checked action without JavaScript", () => {
   });
 
   it("never sends the password back, in the page or its embedded data", async () => {
-    const response = await postForm("/account", { _action: "register", nickname: "", password: PASSWORD });
+    const response = await fixtureVisitor().form("/account", {
+      _action: "register",
+      nickname: "",
+      password: PASSWORD,
+    });
     expect(response.status).toBe(422);
     const html = await response.text();
     expect(fieldError(html, "nickname")).toBe("Nickname is required.");
@@ -66,13 +49,17 @@ describe("a schema-checked action without JavaScript", () => {
   });
 
   it("runs the action on the parsed input once the async schema passes: 303 to the page", async () => {
-    const response = await postForm("/account", { _action: "register", nickname: "ann", password: PASSWORD });
+    const response = await fixtureVisitor().form("/account", {
+      _action: "register",
+      nickname: "ann",
+      password: PASSWORD,
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/account");
   });
 
   it("answers the fallback page with a digest when the schema throws", async () => {
-    const response = await postForm("/schema-throws", { _action: "send", anything: "x" });
+    const response = await fixtureVisitor().form("/schema-throws", { _action: "send", anything: "x" });
     expect(response.status).toBe(500);
     const html = await response.text();
     expect(html).toContain("Application error: a server-side exception has occurred");
@@ -83,7 +70,10 @@ describe("a schema-checked action without JavaScript", () => {
 
 describe("a schema-checked action with JavaScript", () => {
   it("answers 422 JSON with the field errors, and no password in it", async () => {
-    const response = await postScript("/account", "register", { nickname: "taken", password: PASSWORD });
+    const response = await fixtureVisitor().action("/account", "register", {
+      nickname: "taken",
+      password: PASSWORD,
+    });
     expect(response.status).toBe(422);
     const text = await response.text();
     expect(text).not.toContain(PASSWORD);
@@ -95,13 +85,16 @@ describe("a schema-checked action with JavaScript", () => {
   });
 
   it("answers the action's result on the parsed input, with the page", async () => {
-    const response = await postScript("/account", "register", { nickname: "bo", password: PASSWORD });
+    const response = await fixtureVisitor().action("/account", "register", {
+      nickname: "bo",
+      password: PASSWORD,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true, result: { registered: "bo" } });
   });
 
   it("answers 500 JSON with a digest and nothing of the error when the schema throws", async () => {
-    const response = await postScript("/schema-throws", "send", { anything: "x" });
+    const response = await fixtureVisitor().action("/schema-throws", "send", { anything: "x" });
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({
