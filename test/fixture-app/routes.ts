@@ -13,6 +13,7 @@ export const routes = [
   page("/schema-throws", () => import("./pages/schema-throws")),
   page("/secrets", () => import("./pages/secrets")),
   page("/styled", () => import("./pages/styled")),
+  page("/choices", () => import("./pages/choices")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
   // Three nested layouts, each with a loader, an error view and a counter; the outer one has middleware.

@@ -11,9 +11,11 @@ const OVER_REACT_BUDGET = 6_000;
 /**
  * The guestbook's first load, gzipped: no heavier than before the move to Vite, 75.5 KB as
  * `npm run bench` reports it (KB of 1024 bytes, bench/scripts/report.mjs; bench/history.json has
- * 77,319 to 77,323 bytes for those runs).
+ * 77,319 to 77,323 bytes for those runs). Plus 150 B for issue 47's form fields and href: Field's
+ * checkbox, hidden input and `as` (Select and RadioGroup load only where imported), href's query
+ * (measured: 77,292 before, 77,442 after).
  */
-const GUESTBOOK_JS_BUDGET = 75.5 * 1024;
+const GUESTBOOK_JS_BUDGET = 75.5 * 1024 + 150;
 
 /**
  * What Web Vitals load after the page is idle (client/vitals-report.ts and what it imports beyond
