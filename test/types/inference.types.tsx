@@ -112,9 +112,20 @@ const good = [
   page("/posts/:slug", () => import("./pages/post")),
 ];
 expectTypeOf<Routes<typeof good>>().toEqualTypeOf<typeof good>();
-const bad = [page("/users/:id", () => import("./pages/post"))];
+// A module reading params its pattern lacks fails at its page() line (once: Routes<> then passes it).
 // @ts-expect-error: the post page expects :slug, "/users/:id" gives :id
-type Bad = Routes<typeof bad>;
+const bad = [page("/users/:id", () => import("./pages/post"))];
+expectTypeOf<Routes<typeof bad>>().toEqualTypeOf<typeof bad>();
+// A page whose component expects other data than its loader gives: Routes<> catches it.
+const otherData = [
+  page("/users/:id", async () => ({
+    title: "User",
+    loader: () => ({ id: "7" }),
+    default: ({ data }: PageProps<() => { name: string }, "/users/:id">) => data.name,
+  })),
+];
+// @ts-expect-error: the component reads `name`, the loader gives `id`
+type OtherData = Routes<typeof otherData>;
 
 // Endpoints: each handler checked against its line's pattern, its params typed.
 expectTypeOf<EndpointArgs<"/api/:id">["params"]>().toEqualTypeOf<{ id: string }>();
