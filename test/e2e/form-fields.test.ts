@@ -2,6 +2,7 @@
 // submission (422) leaves the select, the radio group and the boxes as the visitor set them and
 // puts focus on the first invalid field; a valid one is taken with each value. Without
 // JavaScript, the refilled HTML is test/worker/form-fields.test.ts's.
+import AxeBuilder from "@axe-core/playwright";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { openPage, TEST_APP, useBrowser } from "./support";
@@ -67,6 +68,11 @@ describe("fields beyond text with JavaScript", () => {
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute("role")))
       .toBe("radiogroup");
     expect(await page.getByLabel("Tone").inputValue()).toBe("dry");
+    // The invalid group, its legend and error, and the other kinds pass axe's checks as shown.
+    const { violations } = await new AxeBuilder({ page }).include("form").analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
+      [],
+    );
     await context.close();
   });
 });
