@@ -24,18 +24,31 @@ type Routes = Register extends { routes: infer R extends readonly { path: string
 /** The app's route patterns, from its route table (`Register`); any string before it is registered. */
 export type RoutePattern = Routes[number]["path"];
 
-/** The params `href` takes after a pattern (a union of patterns, when inference falls back to all: any of theirs). */
+/** A param's value in an address: a number is written as JavaScript writes it (`7`, `2.5`). */
+type HrefParams<P extends string> = { [K in ParamNames<P>]: string | number };
+
+/** An address's query: each value written as text, one left out when null or undefined. */
+export type SearchValues = Record<string, string | number | boolean | null | undefined>;
+
+/** What `href` takes after a pattern: its params (none, or `{}`, for a pattern without), then a query. */
 type HrefArgs<P extends string> = P extends string
   ? [ParamNames<P>] extends [never]
-    ? []
-    : [params: Params<P>]
+    ? [params?: Record<string, never>, search?: SearchValues]
+    : [params: HrefParams<P>, search?: SearchValues]
   : never;
 
 /**
- * The address of one of the app's pages: `href("/users/:id", { id: "7" })` is "/users/7". Only the
- * route table's patterns compile, each with exactly its params (encoded into the path).
+ * The address of one of the app's pages: `href("/users/:id", { id: 7 })` is "/users/7", and
+ * `href("/guestbook", {}, { page: 2 })` is "/guestbook?page=2". Only the route table's patterns
+ * compile, each with exactly its params (encoded into the path). React Router's `href` takes the
+ * same two arguments; the query is a third, as its `generatePath` leaves it to the caller.
  */
-export function href<P extends RoutePattern>(pattern: P, ...[params]: HrefArgs<P>): string {
-  const values = (params ?? {}) as Record<string, string>;
-  return pattern.replace(/:([^/]+)/g, (_, name: string) => encodeURIComponent(values[name]!));
+export function href<P extends RoutePattern>(pattern: P, ...[params, search]: HrefArgs<P>): string {
+  // A pattern with a param has its params (HrefArgs): no `{}` to fall back to.
+  const values = params as Record<string, string | number>;
+  const path = pattern.replace(/:([^/]+)/g, (_, name: string) => encodeURIComponent(values[name]!));
+  // URLSearchParams writes each value as text (its pairs are strings to Web IDL).
+  const pairs = Object.entries(search ?? {}).filter(([, value]) => value != null) as string[][];
+  const query = `${new URLSearchParams(pairs)}`;
+  return query ? `${path}?${query}` : path;
 }

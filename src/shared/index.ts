@@ -38,7 +38,15 @@ export { invalid, type Invalid, type InvalidOptions } from "./invalid";
 export { data, type AnswerOptions, type DataWith } from "./answers";
 export { Form, useFormState, type FormProps, type FormState } from "./form";
 export { newIdempotencyKey } from "./form-keys";
-export { Field, IdempotencyKey, SubmitButton, type FieldProps } from "./form-fields";
+export {
+  Field,
+  IdempotencyKey,
+  SubmitButton,
+  type ChoiceProps,
+  type FieldOption,
+  type FieldProps,
+} from "./form-fields";
+export { RadioGroup, Select } from "./form-choices";
 export { formFor, type TypedForm } from "./typed-form";
 export {
   action,
@@ -55,7 +63,7 @@ export { PageTransition, type PageTransitionProps } from "./page-transition";
 export { visitorKey, withinVisitorLimit, type Limiter, type VisitorLimits } from "./visitor-limit";
 export { IDEMPOTENCY_FIELD, type ActionFailure, type FieldErrors } from "./protocol";
 export { STATUS } from "./protocol";
-export { href, type Params, type Register, type RoutePattern } from "./href";
+export { href, type Params, type Register, type RoutePattern, type SearchValues } from "./href";
 export type { Data, LoaderData, Serialized } from "./page-data-types";
 export {
   endpoint,

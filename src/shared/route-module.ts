@@ -11,6 +11,7 @@ import type { Middleware, RequestContext } from "./middleware";
 import type { EndpointModule, EndpointRoute } from "./endpoint";
 import type { Redirect } from "./redirect";
 import type { NotFound } from "./not-found";
+import type { FitsPattern, PageLoad } from "./pattern-check";
 
 /** What page code may do with D1: a session's queries (no exec, no session of its own). */
 export type D1Session = Pick<D1DatabaseSession, "prepare" | "batch">;
@@ -197,12 +198,17 @@ type CheckedRoute<T> =
 export type Routes<R extends readonly CheckedRoute<R[number]>[]> = R;
 
 /**
- * One line of the route table: `page("/guestbook", () => import("./pages/guestbook"))`. `Routes`
- * checks the module against the pattern.
+ * One line of the route table: `page("/guestbook", () => import("./pages/guestbook"))`. A module
+ * reading params the pattern lacks fails to compile here, in one sentence at this line; `Routes`
+ * checks the rest (its component, title and meta against its loader's data). A line that fails
+ * here carries no module type, so `Routes` does not report it a second time.
  */
-export function page<P extends string, M>(path: P, load: () => Promise<M>): PageRoute<P, M> {
+export function page<P extends string, M>(
+  path: P,
+  load: PageLoad<P, M>,
+): PageRoute<P, FitsPattern<P, M> extends true ? M : never> {
   // The runtime holds every module as a RouteModule; Routes<> checks it is one.
-  return route(path, load as unknown as () => Promise<RouteModule>) as PageRoute<P, M>;
+  return route(path, load as unknown as () => Promise<RouteModule>) as PageRoute<P, never>;
 }
 
 export type RouteTable = readonly RouteDefinition<RouteModule>[];

@@ -35,12 +35,13 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     buildConfig(shared),
     manifest(shared),
     edgeRendererPlugin(shared),
+    // Before verge:server-only, which cuts code: it reads the route lines where they are written.
+    staticFiles(shared),
     // Before verge:dev: the dev server records what the browser is given, after the worker's
     // exports are gone.
     serverOnly(shared),
     dev(shared),
     debugIds(shared),
-    staticFiles(),
     migrations(),
     preview(),
   ];

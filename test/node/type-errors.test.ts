@@ -37,9 +37,13 @@ function compileWrongPages(): Map<string, string[]> {
   const messages = new Map<string, string[]>();
   for (const file of files) {
     const diagnostics = ts.getPreEmitDiagnostics(program, program.getSourceFile(file));
+    // Each message after the line tsc points at: where the author is sent to look.
     messages.set(
       path.basename(file),
-      diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+      diagnostics.map((d) => {
+        const line = d.file!.getLineAndCharacterOfPosition(d.start!).line + 1;
+        return `line ${line}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+      }),
     );
   }
   return messages;
@@ -74,10 +78,14 @@ describe("a deliberately wrong page", () => {
     expect(message).toContain(`Type '"nmae"' is not assignable to type '"name"'.`);
   });
 
-  it("a route whose page expects other params: the route and the param it lacks", () => {
-    const message = errors.get("wrong-route.ts")!.join("\n");
-    expect(message).toContain("does not satisfy the constraint");
-    expect(message).toContain("Property 'slug' is missing in type '{ id: string; }'");
+  it("a route whose page expects other params: one line at that page() line, naming the param", () => {
+    const [message] = errors.get("wrong-route.ts")!;
+    expect(message).toMatch(
+      /^line 5: Argument of type '[^\n]*' is not assignable to parameter of type '[^\n]*'\.$/,
+    );
+    expect(message).toContain(
+      `"page('/users/:id'): its module reads the param 'slug', which the pattern does not have"`,
+    );
   });
 
   it("reading the per-visitor data outside a hole: it is a Promise there", () => {

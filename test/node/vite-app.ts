@@ -15,11 +15,13 @@ export interface TempApp {
   write: (files: Record<string, string>) => void;
   /**
    * The production client build of `entry` (a file of the app): the chunks as built, and what
-   * verge left beside them. `out` is the build's folder (its own dist/), one per build.
+   * verge left beside them. `out` is the build's folder (its own dist/), one per build; `publicDir`
+   * a folder of the app copied into the build as it is (none by default).
    */
   build: (
     entry: string,
     out: string,
+    publicDir?: string,
   ) => Promise<{ output: Rolldown.OutputChunk[]; report: ClientBuild; dir: string }>;
   remove: () => void;
 }
@@ -36,9 +38,13 @@ export function tempApp(): TempApp {
         writeFileSync(path.join(dir, name), text);
       }
     },
-    async build(entry, out) {
+    async build(entry, out, publicDir) {
       const outRoot = path.join(dir, out);
-      const result = await productionBuild({ entry: rel(entry), outDir: path.join(outRoot, "client") });
+      const result = await productionBuild({
+        entry: rel(entry),
+        outDir: path.join(outRoot, "client"),
+        publicDir: publicDir && path.join(dir, publicDir),
+      });
       const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
       const output = outputs.flatMap((o) => o.output).filter((o) => o.type === "chunk");
       return { output, report: readBuild(outRoot), dir: outRoot };
@@ -52,7 +58,15 @@ export function tempApp(): TempApp {
  * client-build.json in the folder above). NODE_ENV is "production" during it, as under
  * `npm run build` (vitest sets "test", which would give React's development build).
  */
-export async function productionBuild({ entry, outDir }: { entry?: string; outDir: string }) {
+export async function productionBuild({
+  entry,
+  outDir,
+  publicDir,
+}: {
+  entry?: string;
+  outDir: string;
+  publicDir?: string;
+}) {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
@@ -63,6 +77,7 @@ export async function productionBuild({ entry, outDir }: { entry?: string; outDi
       mode: "production",
       plugins: [verge(entry ? { entry } : {}), react()],
       build: { outDir, emptyOutDir: true },
+      ...(publicDir ? { publicDir } : {}),
     });
   } finally {
     process.env.NODE_ENV = nodeEnv;

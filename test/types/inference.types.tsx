@@ -15,6 +15,8 @@ import {
   type PageProps,
   type Params,
   type Routes,
+  RadioGroup,
+  Select,
 } from "verge";
 import { loader as userLoader } from "./pages/user";
 
@@ -55,6 +57,17 @@ expectTypeOf(href("/guestbook")).toEqualTypeOf<string>();
 href("/guestbok");
 // @ts-expect-error: no params on "/guestbook"
 href("/guestbook", { page: "2" });
+// Numbers as params, and a query after them (null and undefined left out).
+expectTypeOf(href("/sign-in/:step", { step: 2 })).toEqualTypeOf<string>();
+href("/guestbook", {}, { page: 2, from: null });
+href("/guestbook", undefined, { page: "2", all: true });
+href("/sign-in/:step", { step: "options" }, { next: "/account" });
+// @ts-expect-error: a param is text or a number
+href("/sign-in/:step", { step: true });
+// @ts-expect-error: the query comes after the params, never in their place
+href("/sign-in/:step", { next: "/account" });
+// @ts-expect-error: a query value is text, a number, a boolean or nothing
+href("/guestbook", {}, { page: [1, 2] });
 
 // Actions: a schema's fields, typed where the page reads them.
 const Sign = v.object({ name: v.string(), age: v.pipe(v.string(), v.transform(Number)) });
@@ -74,6 +87,18 @@ function SignForm({ actionData }: PageProps<null, "/sign", typeof actions>) {
       <sign.Field name="name" label="Name" />
       {/* @ts-expect-error: the schema has no "nmae" */}
       <sign.Field name="nmae" label="Name" />
+      <sign.Field name="age" label="Age" as={Select} options={["18", { value: "65", label: "65+" }]} />
+      <sign.Field name="age" label="Age" as={RadioGroup} options={["18", "65"]} defaultValue="18" />
+      <sign.Field name="name" label="Keep my name" type="checkbox" value="yes" defaultChecked />
+      <sign.Field name="name" type="hidden" value={7} />
+      {/* @ts-expect-error: a choice field's name is the schema's too */}
+      <sign.Field name="agee" label="Age" as={Select} options={["18"]} />
+      {/* @ts-expect-error: a select needs its options */}
+      <sign.Field name="age" label="Age" as={Select} />
+      {/* @ts-expect-error: a hidden input needs its value */}
+      <sign.Field name="name" type="hidden" />
+      {/* @ts-expect-error: "select" is no input type: a select is `as={Select}` */}
+      <sign.Field name="age" label="Age" type="select" />
     </sign.Form>
   );
 }
@@ -87,9 +112,20 @@ const good = [
   page("/posts/:slug", () => import("./pages/post")),
 ];
 expectTypeOf<Routes<typeof good>>().toEqualTypeOf<typeof good>();
-const bad = [page("/users/:id", () => import("./pages/post"))];
+// A module reading params its pattern lacks fails at its page() line (once: Routes<> then passes it).
 // @ts-expect-error: the post page expects :slug, "/users/:id" gives :id
-type Bad = Routes<typeof bad>;
+const bad = [page("/users/:id", () => import("./pages/post"))];
+expectTypeOf<Routes<typeof bad>>().toEqualTypeOf<typeof bad>();
+// A page whose component expects other data than its loader gives: Routes<> catches it.
+const otherData = [
+  page("/users/:id", async () => ({
+    title: "User",
+    loader: () => ({ id: "7" }),
+    default: ({ data }: PageProps<() => { name: string }, "/users/:id">) => data.name,
+  })),
+];
+// @ts-expect-error: the component reads `name`, the loader gives `id`
+type OtherData = Routes<typeof otherData>;
 
 // Endpoints: each handler checked against its line's pattern, its params typed.
 expectTypeOf<EndpointArgs<"/api/:id">["params"]>().toEqualTypeOf<{ id: string }>();

@@ -45,7 +45,8 @@ const SIGN_PERIOD_S = 60;
 export const title = (data: Data<typeof loader>) =>
   data.page > 1 ? `Guestbook (page ${data.page})` : "Guestbook";
 
-const pageHref = (page: number) => (page === 1 ? href(PATH) : `${href(PATH)}?page=${page}`);
+// The first page is /guestbook itself (its canonical address): no `page` in its query.
+const pageHref = (page: number) => href(PATH, {}, { page: page === 1 ? null : page });
 
 export const meta = (data: Data<typeof loader>) => ({
   description:
