@@ -79,6 +79,20 @@ export const withVisitorReading = (select: (args: MiddlewareArgs) => VisitorSele
  */
 export const requireAccount = sessionMiddleware(true);
 
+/**
+ * The Cache-Control of every page that shows an account's own data (its HTML and page data): no
+ * copy anywhere, so once its session ends Back cannot show it from the HTTP cache without a
+ * request, and Chromium keeps no such page in its back/forward cache past a change of cookies.
+ */
+export const ACCOUNT_CACHE_CONTROL = { html: "no-store", data: "no-store" } as const;
+
+/**
+ * What a sign-out answer also sends: the browser drops this site's HTTP cache and the pages of its
+ * back/forward cache. Not "cookies": it would clear every cookie of the registrable domain (other
+ * apps on it included), and the session cookie is cleared by name anyway.
+ */
+export const SIGNED_OUT_HEADERS: [string, string][] = [["Clear-Site-Data", '"cache"']];
+
 /** The signed-in account below `requireAccount` (a programming error anywhere else). */
 export function signedIn(context: RequestContext): Account {
   const account = context.get(accountKey);

@@ -2,12 +2,15 @@
 // add one (another device: its script loads only here and on /sign-in).
 import * as v from "valibot";
 import { action, invalid, STATUS, type Actions, type LoaderArgs, type PageProps } from "verge";
-import { signedIn } from "../auth/session.server";
+import { ACCOUNT_CACHE_CONTROL, signedIn } from "../auth/session.server";
 import { supportNote, usePasskey } from "../auth/use-passkey";
 import { listPasskeys, removePasskey, renamePasskey } from "../db/accounts.server";
 import { textField } from "../text-field";
 
 const PATH = "/account/passkeys";
+
+// Its data is the account's: no cache keeps it, so Back after signing out cannot show it.
+export const cacheControl = ACCOUNT_CACHE_CONTROL;
 
 export const title = () => "Passkeys";
 

@@ -2,10 +2,13 @@
 import * as v from "valibot";
 import { action, redirect, useLayoutData, type Actions, type LoaderArgs, type PageProps } from "verge";
 import { clearedSessionCookie, revokeAccountSessions, revokeSession } from "verge/server";
-import { signedIn } from "../auth/session.server";
+import { ACCOUNT_CACHE_CONTROL, SIGNED_OUT_HEADERS, signedIn } from "../auth/session.server";
 import { entriesByAuthor } from "../db/accounts.server";
 
 const PATH = "/account";
+
+// Its data is the account's: no cache keeps it, so Back after signing out cannot show it.
+export const cacheControl = ACCOUNT_CACHE_CONTROL;
 
 export const title = () => "Your account";
 
@@ -13,8 +16,9 @@ export async function loader({ env, context }: LoaderArgs<typeof PATH>) {
   return { entries: await entriesByAuthor(env.DB, signedIn(context).id) };
 }
 
-/** Out, with the cookie cleared, to the home page. */
-const signedOut = () => redirect("/", { headers: [["Set-Cookie", clearedSessionCookie()]] });
+/** Out, with the cookie and the browser's copies of this site's pages cleared, to the home page. */
+const signedOut = () =>
+  redirect("/", { headers: [["Set-Cookie", clearedSessionCookie()], ...SIGNED_OUT_HEADERS] });
 
 export const actions = {
   signOut: action(v.object({}), async ({ request, env }) => {
