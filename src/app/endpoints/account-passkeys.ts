@@ -1,14 +1,15 @@
 // POST /account/passkeys/options and /verify: adds a passkey (another device) to the signed-in
-// account. Its middleware lets only a signed-in visitor through (401 JSON for anyone else).
+// account. Its middleware counts each step against the visitor's ceremony limit, then lets only a
+// signed-in visitor through (401 JSON for anyone else).
 import type { EndpointArgs } from "verge";
 import { nowSeconds } from "verge/server";
 import { registrationOptions, verifyRegistration, parseRegistrationResponse } from "../auth/passkeys.server";
 import { clearedAttemptCookie } from "../auth/passkeys.server";
-import { answer, jsonBody, notVerified, refused } from "../auth/ceremony.server";
+import { answer, ceremonyLimit, jsonBody, notVerified, refused } from "../auth/ceremony.server";
 import { requireAccount, signedIn } from "../auth/session.server";
 import { listPasskeys } from "../db/accounts.server";
 
-export const middleware = [requireAccount];
+export const middleware = [ceremonyLimit, requireAccount];
 
 export async function POST({ request, url, params, env, context }: EndpointArgs<"/account/passkeys/:step">) {
   if (params.step !== "options" && params.step !== "verify") return refused(404, "No such step.");
