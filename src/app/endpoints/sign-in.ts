@@ -21,6 +21,8 @@ import {
   notVerified,
   refused,
 } from "../auth/ceremony.server";
+import { deviceName } from "../auth/device-name";
+import { describeNewSession } from "../db/account-security.server";
 
 export const middleware = [ceremonyLimit];
 
@@ -48,7 +50,10 @@ export async function POST({ request, url, params, env }: EndpointArgs<"/sign-in
       ? await registered(env, request, body.credential, now)
       : await authenticated(env, request, body.credential, now);
   if (!verified) return notVerified();
-  const { cookie } = await createSession(env.DB, verified, now);
+  const { session, cookie } = await createSession(env.DB, verified, now);
+  // Its owner sees the new session, on which device, in the account's sessions and events.
+  const device = deviceName(request.headers.get("User-Agent"));
+  await describeNewSession(env.DB, { sessionId: session.id, accountId: verified, device, now });
   return answer({ location: nextPath(body.next) }, 200, [cookie, clearedAttemptCookie()]);
 }
 
