@@ -22,16 +22,41 @@ const shown = (page: Page) =>
     restored: (window as { __restored?: boolean }).__restored ?? false,
   }));
 
+/** A new account, signed in on /account; its display name. */
+async function signedUp(page: Page) {
+  const name = unique("Leaving");
+  await page.goto("/sign-in");
+  await expect.poll(() => page.getByRole("button", { name: "Create account" }).isEnabled()).toBe(true);
+  await page.getByLabel("Display name").fill(name);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL((url) => url.pathname === "/account");
+  return name;
+}
+
+/** Presses Back twice (to /account, then /account/passkeys): signed out, neither shows the account. */
+async function expectGoneOnBack(page: Page, name: string) {
+  for (const step of ["/account", "/account/passkeys"]) {
+    await page.goBack({ waitUntil: "commit" });
+    // What Back shows first: a restored or cached copy would be there at once, with no request.
+    const first = await shown(page).catch(() => null);
+    if (first) {
+      expect(first.text, `Back to ${step}`).not.toContain(name);
+      expect(first.passkeys, `Back to ${step}`).toBe(0);
+      expect(first.restored, `Back to ${step}`).toBe(false);
+    }
+    // Then the server's answer: signed out, so to /sign-in.
+    await page.waitForURL((url) => url.pathname === "/sign-in");
+    const settled = await shown(page);
+    expect(settled.text).not.toContain(name);
+    expect(settled.passkeys).toBe(0);
+  }
+}
+
 describe("Back after signing out", () => {
   it("shows neither /account nor /account/passkeys again, from any cache", async () => {
     const { page, context } = await openPage(browser(), byName());
     await addVirtualAuthenticator(context, page);
-    const name = unique("Leaving");
-    await page.goto("/sign-in");
-    await expect.poll(() => page.getByRole("button", { name: "Create account" }).isEnabled()).toBe(true);
-    await page.getByLabel("Display name").fill(name);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL((url) => url.pathname === "/account");
+    const name = await signedUp(page);
 
     // Each a document of its own, as a visitor who types the address or reloads gets them.
     await page.goto("/account/passkeys");
@@ -44,21 +69,22 @@ describe("Back after signing out", () => {
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/");
 
-    for (const step of ["/account", "/account/passkeys"]) {
-      await page.goBack({ waitUntil: "commit" });
-      // What Back shows first: a restored or cached copy would be there at once, with no request.
-      const first = await shown(page).catch(() => null);
-      if (first) {
-        expect(first.text, `Back to ${step}`).not.toContain(name);
-        expect(first.passkeys, `Back to ${step}`).toBe(0);
-        expect(first.restored, `Back to ${step}`).toBe(false);
-      }
-      // Then the server's answer: signed out, so to /sign-in.
-      await page.waitForURL((url) => url.pathname === "/sign-in");
-      const settled = await shown(page);
-      expect(settled.text).not.toContain(name);
-      expect(settled.passkeys).toBe(0);
-    }
+    await expectGoneOnBack(page, name);
+    await context.close();
+  });
+
+  it("nor after client navigations between them (page data, not documents)", async () => {
+    const { page, context } = await openPage(browser(), byName());
+    await addVirtualAuthenticator(context, page);
+    const name = await signedUp(page);
+    const nav = page.getByRole("navigation", { name: "Account" });
+    await nav.getByRole("link", { name: "Passkeys" }).click();
+    await expect.poll(() => page.getByTestId("passkey").count()).toBe(1);
+    await nav.getByRole("link", { name: "Your account" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Your account");
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await expectGoneOnBack(page, name);
     await context.close();
   });
 });
