@@ -90,6 +90,14 @@ describe("the sign-in ceremony's limits", () => {
     await expectRefusedQuietly(refused, before);
   });
 
+  it("counts options and verifications apart: ten options a minute leave the ten verifications", async () => {
+    const ip = visitorIp();
+    const options = () => postFrom(ip, "/sign-in/options", { kind: "authenticate" });
+    expect((await burst(options, 11)).admitted).toBe(10);
+    const verify = () => postFrom(ip, "/sign-in/verify", { kind: "authenticate" });
+    expect((await burst(verify, 11)).admitted).toBe(10);
+  });
+
   it("counts a network (an IPv6 /48) as four visitors, however many /64s it uses", async () => {
     const net = `2001:db8:${hex()}`;
     let admitted = 0;
