@@ -88,6 +88,11 @@ describe("passkeys with Chromium's virtual authenticator", () => {
     await expect.poll(() => mine.count()).toBe(0);
     await expect.poll(() => page.getByRole("button", { name: "Delete" }).count()).toBe(1);
 
+    // Adding or removing a passkey needs a fresh proof with one the account has: the phone's.
+    await openReady(page, "/account/passkeys", "Confirm with a passkey");
+    await page.getByRole("button", { name: "Confirm with a passkey" }).click();
+    await expect.poll(() => page.getByTestId("proof-status").textContent()).toContain("Confirmed");
+
     // A second device: its own authenticator (the first one removed, so the browser uses the laptop).
     await removeVirtualAuthenticator(phone);
     const laptop = await addVirtualAuthenticator(context, page);

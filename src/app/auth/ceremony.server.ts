@@ -1,7 +1,7 @@
-// What the passkey endpoints share (/sign-in/:step, /account/passkeys/:step): their JSON bodies and
-// answers, where a visitor goes after signing in, and the display name's rule.
+// What the passkey endpoints share (/sign-in/:step, /account/passkeys/:step): their rate limit, their
+// JSON bodies and answers, where a visitor goes after signing in, and the display name's rule.
 import * as v from "valibot";
-import { redirect } from "verge";
+import { defineMiddleware, redirect, withinVisitorLimit } from "verge";
 import { clearedAttemptCookie } from "./passkeys.server";
 import { textField } from "../text-field";
 
@@ -57,3 +57,32 @@ export function displayName(value: unknown): string | null {
   const result = v.safeParse(DisplayName, value);
   return result.success ? result.output : null;
 }
+
+/** The ceremony limiters' period (wrangler.toml): how long a visitor over a limit waits. */
+export const LIMIT_PERIOD_S = 60;
+
+/**
+ * Counts every request to a ceremony's steps (signing in, proving, adding a passkey) against the
+ * visitor's limit and their network's, before anything else runs: a refused one reads no session,
+ * stores no challenge and takes none. Verifications count against limiters of their own, so a
+ * ceremony's two steps leave a visitor as many ceremonies a minute as one would.
+ * `middleware:ceremonyLimit`.
+ */
+export const ceremonyLimit = defineMiddleware("ceremonyLimit", async ({ request, env, params }, next) => {
+  const within = await withinVisitorLimit(
+    request,
+    params.step === "verify"
+      ? {
+          visitor: [env.SIGN_IN_VERIFY_LIMITER, "SIGN_IN_VERIFY_LIMITER"],
+          network: [env.SIGN_IN_VERIFY_NETWORK_LIMITER, "SIGN_IN_VERIFY_NETWORK_LIMITER"],
+        }
+      : {
+          visitor: [env.SIGN_IN_LIMITER, "SIGN_IN_LIMITER"],
+          network: [env.SIGN_IN_NETWORK_LIMITER, "SIGN_IN_NETWORK_LIMITER"],
+        },
+  );
+  if (within) return next();
+  const tooMany = refused(429, "Too many sign-in attempts in a short while: wait a minute, then try again.");
+  tooMany.headers.set("Retry-After", String(LIMIT_PERIOD_S));
+  return tooMany;
+});

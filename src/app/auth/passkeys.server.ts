@@ -115,15 +115,30 @@ export async function registrationOptions(db: D1Session, url: URL, who: Registra
   return { options, cookie } satisfies Ceremony<unknown>;
 }
 
-/** Options to sign in with any discoverable passkey for this site (`parseRequestOptionsFromJSON`). */
-export async function authenticationOptions(db: D1Session, url: URL, now: number) {
-  const { challenge, cookie } = await begin(db, "authenticate", { accountId: null, displayName: null }, now);
+/**
+ * Options to sign in with any discoverable passkey for this site (`parseRequestOptionsFromJSON`),
+ * or, given `prover`, for the signed-in account to prove it is its owner with one of its own
+ * passkeys: that challenge is kept with the account, so it verifies only as that account's proof
+ * (and a sign-in's never does).
+ */
+export async function authenticationOptions(
+  db: D1Session,
+  url: URL,
+  now: number,
+  prover?: { accountId: string; existing: { id: string; transports: string[] }[] },
+) {
+  const pending = { accountId: prover?.accountId ?? null, displayName: null };
+  const { challenge, cookie } = await begin(db, "authenticate", pending, now);
   const options = {
     challenge,
     rpId: url.hostname,
     timeout: CHALLENGE_TTL_S * 1000,
     userVerification: "required",
-    allowCredentials: [],
+    allowCredentials: (prover?.existing ?? []).map(({ id, transports }) => ({
+      type: "public-key" as const,
+      id,
+      transports,
+    })),
   } as const;
   return { options, cookie } satisfies Ceremony<unknown>;
 }
@@ -206,16 +221,18 @@ export async function verifyRegistration(
 /**
  * Verifies a sign-in with a discoverable passkey and records its use. The caller then signs the
  * account in (createSession). The attempt's challenge is taken first, so it is spent whatever the outcome.
+ * `prover`: the signed-in account proving it is its owner (its options named it), or null for a sign-in.
  */
 export async function verifyAuthentication(
   db: D1Session,
   request: Request,
   response: AuthenticationResponse,
   now: number,
+  prover: string | null = null,
 ): Promise<Verified<{ accountId: string; passkeyId: string }>> {
   const attempt = attemptId(request);
   const pending = attempt && (await takeChallenge(db, attempt, "authenticate", now));
-  if (!pending) return { ok: false, reason: "challenge" };
+  if (!pending || pending.accountId !== prover) return { ok: false, reason: "challenge" };
   let authenticatorData;
   try {
     authenticatorData = parseAuthenticatorData(response.authenticatorData);
@@ -232,8 +249,11 @@ export async function verifyAuthentication(
   }
   const passkey = await passkeyById(db, response.id);
   if (!passkey) return { ok: false, reason: "unknown-credential" };
-  // Discoverable sign-in: the authenticator names the account, and it must be the passkey's own.
-  if (response.userHandle !== passkey.accountId) return { ok: false, reason: "user-handle" };
+  // Discoverable sign-in: the authenticator names the account, and it must be the passkey's own. A
+  // proof names its credentials (allowCredentials), and an authenticator may then leave the handle out.
+  const handle = response.userHandle ?? (prover !== null ? passkey.accountId : null);
+  if (handle !== passkey.accountId) return { ok: false, reason: "user-handle" };
+  if (prover !== null && passkey.accountId !== prover) return { ok: false, reason: "account" };
   const signed = await verifyAssertionSignature(
     passkey.publicKey,
     passkey.algorithm,

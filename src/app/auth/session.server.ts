@@ -10,9 +10,27 @@ import {
 } from "verge";
 import { nowSeconds, readSession } from "verge/server";
 import type { Account } from "../db/accounts.server";
+import { LAST_USE_STEP_S, recordSessionUse } from "../db/account-security.server";
 
 /** The signed-in visitor's account, or null for a signed-out one (set by the middleware below). */
 export const accountKey = createContext<Account | null>("account");
+
+/** The signed-in visitor's session: its id (never shown), its start and its latest passkey proof. */
+export interface VisitorSession {
+  id: string;
+  createdAt: number;
+  /** When this session's visitor last proved it was them with a passkey (Unix seconds), or null. */
+  provedAt: number | null;
+}
+
+/** The signed-in visitor's session, or null (set with accountKey). */
+export const sessionKey = createContext<VisitorSession | null>("session");
+
+/** How long a passkey proof lets this session change how the account is reached (seconds). */
+export const PROOF_TTL_S = 5 * 60;
+
+/** What the session row gives besides the page's own `select`: read in the same query. */
+const SESSION_COLUMNS = { session_proved_at: "s.proved_at", session_last_used_at: "s.last_used_at" };
 
 /**
  * What a page reads with the session, in its one query: by name, SQL over the session row `s`
@@ -30,16 +48,29 @@ async function visitorAccount(
 ): Promise<Account | null> {
   const known = context.find(accountKey);
   if (known !== undefined) return known;
+  const now = nowSeconds();
   const read = await readSession(env.DB, request, {
-    now: nowSeconds(),
+    now,
     waitUntil: (promise) => ctx.waitUntil(promise),
-    also: { table: "accounts", columns: ["display_name"], select },
+    also: { table: "accounts", columns: ["display_name"], select: { ...select, ...SESSION_COLUMNS } },
   });
-  const account = read && { id: read.session.accountId, displayName: String(read.joined!.display_name) };
+  const { session_proved_at: provedAt, session_last_used_at: lastUsedAt, ...joined } = read?.joined ?? {};
+  const account = read && { id: read.session.accountId, displayName: String(joined.display_name) };
   // The expiry slid: the cookie's Max-Age with it (never on a cached answer: the runtime skips storing it).
   if (read?.cookie) headers.append("Set-Cookie", read.cookie);
   context.set(accountKey, account);
-  context.set(visitorReadKey, read?.joined ?? {});
+  context.set(visitorReadKey, joined);
+  context.set(
+    sessionKey,
+    read && {
+      id: read.session.id,
+      createdAt: read.session.createdAt,
+      provedAt: typeof provedAt === "number" ? provedAt : null,
+    },
+  );
+  // The account page shows each session's last use: written after the answer, once a step.
+  const used = typeof lastUsedAt === "number" ? lastUsedAt : (read?.session.createdAt ?? now);
+  if (read && now - used >= LAST_USE_STEP_S) ctx.waitUntil(recordSessionUse(env.DB, read.session.id, now));
   return account;
 }
 
@@ -79,9 +110,40 @@ export const withVisitorReading = (select: (args: MiddlewareArgs) => VisitorSele
  */
 export const requireAccount = sessionMiddleware(true);
 
+/**
+ * The Cache-Control of every page that shows an account's own data (its HTML and page data): no
+ * copy anywhere, so once its session ends Back cannot show it from the HTTP cache without a
+ * request, and Chromium keeps no such page in its back/forward cache past a change of cookies.
+ */
+export const ACCOUNT_CACHE_CONTROL = { html: "no-store", data: "no-store" } as const;
+
+/**
+ * What a sign-out answer also sends: the browser drops this site's HTTP cache and the pages of its
+ * back/forward cache. Not "cookies": it would clear every cookie of the registrable domain (other
+ * apps on it included), and the session cookie is cleared by name anyway.
+ */
+export const SIGNED_OUT_HEADERS: [string, string][] = [["Clear-Site-Data", '"cache"']];
+
 /** The signed-in account below `requireAccount` (a programming error anywhere else). */
 export function signedIn(context: RequestContext): Account {
   const account = context.get(accountKey);
   if (!account) throw new Error("signedIn(): no account: list requireAccount in the middleware above");
   return account;
 }
+
+/** The session below `requireAccount` (a programming error anywhere else). */
+export function signedInSession(context: RequestContext): VisitorSession {
+  const session = context.get(sessionKey);
+  if (!session) throw new Error("signedInSession(): no session: list requireAccount in the middleware above");
+  return session;
+}
+
+/** Whether this session proved, with a passkey, that it is the account's owner in the last five minutes. */
+export function freshlyProved(context: RequestContext, now: number): boolean {
+  const { provedAt } = signedInSession(context);
+  return provedAt !== null && provedAt <= now && now - provedAt < PROOF_TTL_S;
+}
+
+/** What a change refused for want of a fresh proof tells the visitor. */
+export const PROOF_NEEDED =
+  "Confirm it's you with one of your passkeys first (Confirm with a passkey): adding or removing a passkey needs a proof from the last five minutes.";

@@ -180,7 +180,7 @@ export async function entriesByAuthor(
 ): Promise<AuthoredEntry[]> {
   const { results } = await db
     .prepare(
-      "SELECT id, message, created_at FROM guestbook WHERE author_id = ? ORDER BY created_at DESC LIMIT ?",
+      "SELECT id, message, created_at FROM guestbook WHERE author_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
     )
     .bind(accountId, limit)
     .all<{ id: number; message: string; created_at: string }>();

@@ -1,7 +1,7 @@
 // POST /sign-in/options and /sign-in/verify: the two round trips of a passkey ceremony that creates
 // an account or signs one in (the page's script, src/app/auth/passkey-client.ts, makes them). Same
-// site only (the runtime refuses other sites' posts); each attempt counts against the visitor's limit.
-import { withinVisitorLimit, type EndpointArgs } from "verge";
+// site only (the runtime refuses other sites' posts); each step counts against the visitor's limit.
+import type { EndpointArgs } from "verge";
 import { createSession, nowSeconds } from "verge/server";
 import {
   authenticationOptions,
@@ -12,10 +12,19 @@ import {
   verifyAuthentication,
   verifyRegistration,
 } from "../auth/passkeys.server";
-import { answer, displayName, jsonBody, nextPath, notVerified, refused } from "../auth/ceremony.server";
+import {
+  answer,
+  ceremonyLimit,
+  displayName,
+  jsonBody,
+  nextPath,
+  notVerified,
+  refused,
+} from "../auth/ceremony.server";
+import { deviceName } from "../auth/device-name";
+import { describeNewSession } from "../db/account-security.server";
 
-/** The SIGN_IN_LIMITER's period (wrangler.toml): how long a visitor over the limit waits. */
-const LIMIT_PERIOD_S = 60;
+export const middleware = [ceremonyLimit];
 
 export async function POST({ request, url, params, env }: EndpointArgs<"/sign-in/:step">) {
   if (params.step !== "options" && params.step !== "verify") return refused(404, "No such step.");
@@ -26,18 +35,6 @@ export async function POST({ request, url, params, env }: EndpointArgs<"/sign-in
   }
   const now = nowSeconds();
   if (params.step === "options") {
-    const within = await withinVisitorLimit(request, {
-      visitor: [env.SIGN_IN_LIMITER, "SIGN_IN_LIMITER"],
-      network: [env.SIGN_IN_NETWORK_LIMITER, "SIGN_IN_NETWORK_LIMITER"],
-    });
-    if (!within) {
-      const tooMany = refused(
-        429,
-        "Too many sign-in attempts in a short while: wait a minute, then try again.",
-      );
-      tooMany.headers.set("Retry-After", String(LIMIT_PERIOD_S));
-      return tooMany;
-    }
     if (kind === "authenticate") {
       const { options, cookie } = await authenticationOptions(env.DB, url, now);
       return answer({ options }, 200, [cookie]);
@@ -53,7 +50,10 @@ export async function POST({ request, url, params, env }: EndpointArgs<"/sign-in
       ? await registered(env, request, body.credential, now)
       : await authenticated(env, request, body.credential, now);
   if (!verified) return notVerified();
-  const { cookie } = await createSession(env.DB, verified, now);
+  const { session, cookie } = await createSession(env.DB, verified, now);
+  // Its owner sees the new session, on which device, in the account's sessions and events.
+  const device = deviceName(request.headers.get("User-Agent"));
+  await describeNewSession(env.DB, { sessionId: session.id, accountId: verified, device, now });
   return answer({ location: nextPath(body.next) }, 200, [cookie, clearedAttemptCookie()]);
 }
 

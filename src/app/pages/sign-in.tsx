@@ -12,6 +12,8 @@ export const meta = { robots: "noindex" };
 
 export const loader = ({ url }: LoaderArgs<typeof PATH>) => ({
   next: nextPath(url.searchParams.get("next")),
+  // "Sign out everywhere" lands here saying how many sessions it ended.
+  ended: /^\d{1,4}$/.test(url.searchParams.get("ended") ?? "") ? Number(url.searchParams.get("ended")) : null,
 });
 
 export default function SignIn({ data }: PageProps<typeof loader, typeof PATH>) {
@@ -24,6 +26,11 @@ export default function SignIn({ data }: PageProps<typeof loader, typeof PATH>) 
   return (
     <>
       <h1>Sign in</h1>
+      {data.ended !== null ? (
+        <p role="status" data-testid="signed-out-everywhere">
+          {`Signed out everywhere: ${data.ended === 1 ? "1 session" : `${data.ended} sessions`} ended.`}
+        </p>
+      ) : null}
       {note ? <p data-testid="passkey-note">{note}</p> : null}
       {passkey.error ? (
         <p role="alert" className="form-message">
