@@ -106,7 +106,9 @@ export function visitor(options: VisitorOptions = {}): Visitor {
       const headers = new Headers({ [CONNECTING_IP_HEADER]: ip, "cf-ray": newRay() });
       if (jar.header()) headers.set("Cookie", jar.header());
       for (const [name, value] of Object.entries(init.headers ?? {})) headers.set(name, value);
-      const response = await send(new URL(path, origin).href, { redirect: "manual", ...init, headers });
+      // A plain record: a `fetch` the test gives (to add a User-Agent, say) may spread it.
+      const sent = Object.fromEntries(headers);
+      const response = await send(new URL(path, origin).href, { redirect: "manual", ...init, headers: sent });
       jar.keep(response);
       noteRay(response, headers.get("cf-ray")!);
       return response;
