@@ -1,0 +1,35 @@
+// verge:renderer: `react-dom/server` and `react-dom/static` on the server are one of React's
+// server builds, the same under `vite dev`, the worker tests and the build: its Node build by
+// default (web-stream `renderToReadableStream`, `resume` and `prerender`, on workerd's
+// `nodejs_compat`), or its edge build. Each resolves to React's file of that build alone: the
+// package's own entries would also bring React's legacy string renderer (~40 KB gzip nothing
+// calls). `react-dom/server.edge` (`static.edge`) is the edge build whatever is chosen (the
+// benchmark's floor imports it). docs/decisions.md, "The worker bundle", says why.
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { Plugin } from "vite";
+import { isClient, type Verge } from "./context.ts";
+
+/** Which of React's server builds renders pages. */
+export type Renderer = "node" | "edge";
+
+function rendererFile(root: string, renderer: Renderer, production: boolean): string {
+  const pkg = createRequire(path.join(root, "package.json")).resolve("react-dom/package.json");
+  const mode = production ? "production" : "development";
+  return path.join(path.dirname(pkg), "cjs", `react-dom-server.${renderer}.${mode}.js`);
+}
+
+export function rendererPlugin(verge: Verge, renderer: Renderer): Plugin {
+  return {
+    name: "verge:renderer",
+    // Before Vite's own resolver.
+    enforce: "pre",
+    sharedDuringBuild: true,
+    resolveId(id) {
+      const named = /^react-dom\/(?:server|static)(\.edge)?$/.exec(id);
+      if (!named || isClient(this)) return undefined;
+      const { config } = verge;
+      return rendererFile(config.root, named[1] ? "edge" : renderer, config.isProduction);
+    },
+  };
+}
