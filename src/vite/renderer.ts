@@ -10,6 +10,9 @@ import path from "node:path";
 import type { Plugin } from "vite";
 import { isClient, type Verge } from "./context.ts";
 
+/** The module that names the renderer chosen. */
+const RENDERER_MODULE = "virtual:verge/renderer";
+
 /** Which of React's server builds renders pages. */
 export type Renderer = "node" | "edge";
 
@@ -26,10 +29,13 @@ export function rendererPlugin(verge: Verge, renderer: Renderer): Plugin {
     enforce: "pre",
     sharedDuringBuild: true,
     resolveId(id) {
+      if (id === RENDERER_MODULE) return `\0${RENDERER_MODULE}`;
       const named = /^react-dom\/(?:server|static)(\.edge)?$/.exec(id);
       if (!named || isClient(this)) return undefined;
       const { config } = verge;
       return rendererFile(config.root, named[1] ? "edge" : renderer, config.isProduction);
     },
+    // Its name, for the runtime: a stored shell records the build that wrote it (react-couplings.ts).
+    load: (id) => (id === `\0${RENDERER_MODULE}` ? `export default ${JSON.stringify(renderer)};` : undefined),
   };
 }
