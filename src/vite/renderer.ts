@@ -28,12 +28,17 @@ export function rendererPlugin(verge: Verge, renderer: Renderer): Plugin {
     // Before Vite's own resolver.
     enforce: "pre",
     sharedDuringBuild: true,
-    resolveId(id) {
+    resolveId(id, importer, options) {
       if (id === RENDERER_MODULE) return `\0${RENDERER_MODULE}`;
-      const named = /^react-dom\/(?:server|static)(\.edge)?$/.exec(id);
+      const named = /^react-dom\/(server|static)(\.edge)?$/.exec(id);
       if (!named || isClient(this)) return undefined;
       const { config } = verge;
-      return rendererFile(config.root, named[1] ? "edge" : renderer, config.isProduction);
+      const chosen = named[2] ? "edge" : renderer;
+      if (config.command === "build") return rendererFile(config.root, chosen, config.isProduction);
+      // Served (`vite dev`, the worker tests): the package's entry of that build, which Vite
+      // pre-bundles from CommonJS as it does any package (a file named by path it would serve as
+      // it is). It also holds the legacy renderer, unused: only the build's bytes count.
+      return this.resolve(`react-dom/${named[1]}.${chosen}`, importer, { ...options, skipSelf: true });
     },
     // Its name, for the runtime: a stored shell records the build that wrote it (react-couplings.ts).
     load: (id) => (id === `\0${RENDERER_MODULE}` ? `export default ${JSON.stringify(renderer)};` : undefined),
