@@ -1,7 +1,7 @@
 // verge:renderer: `react-dom/server` and `react-dom/static` on the server are one of React's
 // server builds, the same under `vite dev`, the worker tests and the build: its Node build by
 // default (web-stream `renderToReadableStream`, `resume` and `prerender`, on workerd's
-// `nodejs_compat`), or its edge build. Each resolves to React's file of that build alone: the
+// `nodejs_compat`), or its edge build. The build takes React's file of that build alone: the
 // package's own entries would also bring React's legacy string renderer (~40 KB gzip nothing
 // calls). `react-dom/server.edge` (`static.edge`) is the edge build whatever is chosen (the
 // benchmark's floor imports it). docs/decisions.md, "The worker bundle", says why.
