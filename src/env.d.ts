@@ -21,3 +21,9 @@ declare module "virtual:verge/manifest" {
   const manifest: import("./server/manifest").ClientManifest;
   export default manifest;
 }
+
+// React's server build verge/vite resolves `react-dom/server` to (src/vite/renderer.ts).
+declare module "virtual:verge/renderer" {
+  const renderer: "node" | "edge";
+  export default renderer;
+}

@@ -1,9 +1,10 @@
 // The benchmark's floor: the app's own pages (layout, component, loader: the same D1 rows)
-// rendered into the same document markup with plain renderToReadableStream and nothing around
-// them: no Hono, no middleware, no route matcher, no CSP nonces, no log lines, no error
-// boundary. What the framework computes per request (stylesheet and module preload links, the
-// head tags, the page data it embeds) is written here as plain elements.
-import { renderToReadableStream } from "react-dom/server";
+// rendered into the same document markup with plain renderToReadableStream, from React's edge
+// build as a team on Workers would import it, and nothing around them: no Hono, no middleware, no
+// route matcher, no CSP nonces, no log lines, no error boundary. What the framework computes per
+// request (stylesheet and module preload links, the head tags, the page data it embeds) is written
+// here as plain elements.
+import { renderToReadableStream } from "react-dom/server.edge";
 import { routes } from "../../src/app/routes";
 import Layout, { meta as productMeta } from "../../src/app/layout";
 import manifest from "virtual:verge/manifest";

@@ -20,6 +20,7 @@ import { logWhenSettled } from "./logger";
 import { timed } from "./timings";
 import { splitDeferred } from "./deferred";
 import type { Shell } from "./stored-shell";
+import { doesNotFit } from "./react-couplings";
 
 /**
  * The answer: the shell at once, then the holes as React resumes them with the visitor's data,
@@ -119,13 +120,6 @@ function ended(): ReadableStream<Uint8Array> & { allReady: Promise<void> } {
   const stream = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   return Object.assign(stream, { allReady: Promise.resolve() });
 }
-
-/**
- * Whether React gave a boundary up because the state does not fit the tree it replays (its words
- * in react-dom 19.2, development and production alike): the shell's fault, not the visitor's.
- */
-const doesNotFit = (error: unknown) =>
-  error instanceof Error && error.message.includes("The tree doesn't match so React will fallback");
 
 /**
  * The end of a document whose holes React could not resume: the visitor's value as an error

@@ -18,6 +18,7 @@ import { logField } from "./logger";
 import { timed } from "./timings";
 import { shellEntry, storedShell, type Shell } from "./stored-shell";
 import { resumed } from "./resume";
+import { preludeScripts, prerenderTurns } from "./react-couplings";
 
 /** What a prelude ends with when holes follow it: resume writes the document's end itself. */
 const DOCUMENT_END = new TextEncoder().encode("</body></html>");
@@ -103,10 +104,7 @@ async function prerendered(
   const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json));
   const stop = new AbortController();
   const done = new Error("the shell is done");
-  void settled
-    .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
-    .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
-    .then(() => stop.abort(done));
+  void settled.then(prerenderTurns).then(() => stop.abort(done));
   // React writes no nonce in a prelude: sealed() puts the render's on its own two scripts.
   const { prelude, postponed } = await prerender(tree, {
     bootstrapModules: [c.get("app").manifest.entry],
@@ -149,16 +147,11 @@ async function settledData(data: unknown): Promise<unknown> {
 function sealed(bytes: Uint8Array<ArrayBuffer>, nonce: string, entry: string) {
   const attribute = `nonce="${nonce}"`;
   let text = new TextDecoder().decode(bytes);
-  const timing = "<script>requestAnimationFrame(function(){$RT=performance.now()});</script>";
-  text = text.replace(timing, timing.replace("<script>", `<script ${attribute}>`));
-  const bootstrap = `<script type="module" src="${escapeAttribute(entry)}" id="_R_" async="">`;
-  text = text.replace(bootstrap, bootstrap.replace("<script ", `<script ${attribute} `));
+  for (const tag of preludeScripts(entry))
+    text = text.replace(tag, tag.replace("<script", `<script ${attribute}`));
   const safe = (text.match(/<script\b[^>]*>/gi) ?? []).every((tag) => tag.includes(attribute));
   return { bytes: new TextEncoder().encode(text), safe };
 }
-
-const escapeAttribute = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 function withoutDocumentEnd(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   const start = bytes.byteLength - DOCUMENT_END.byteLength;

@@ -8,6 +8,7 @@ import { waitUntil } from "./capture";
 import { documentBytes, edgeCache, PLACEHOLDER_HEADER, type StoredAnswer } from "./cache-entry";
 import { HTML_CONTENT_TYPE } from "./respond";
 import { requestNonce } from "./headers";
+import { isPostponedState, RENDERER } from "./react-couplings";
 
 /**
  * Kept with a stored shell: where its document ends and React's postponed state begins, where
@@ -16,6 +17,8 @@ import { requestNonce } from "./headers";
 const PRELUDE_LENGTH_HEADER = "X-Verge-Prelude-Length";
 const POSTPONED_LENGTH_HEADER = "X-Verge-Postponed-Length";
 const SHELL_BUILD_HEADER = "X-Verge-Build";
+/** And the React build that wrote its state: only the same one resumes it (react-couplings.ts). */
+const SHELL_RENDERER_HEADER = "X-Verge-Renderer";
 /** A stored shell's own name: its state, once read, is kept under it (readStates). */
 const SHELL_ID_HEADER = "X-Verge-Shell";
 /** A page's shell: its document up to the holes, and what React needs to resume them. */
@@ -46,14 +49,15 @@ export function shellEntry(shell: Shell, build: string): StoredAnswer {
       [PRELUDE_LENGTH_HEADER]: String(shell.prelude.byteLength),
       [POSTPONED_LENGTH_HEADER]: String(postponed.byteLength),
       [SHELL_BUILD_HEADER]: build,
+      [SHELL_RENDERER_HEADER]: RENDERER,
       [SHELL_ID_HEADER]: crypto.randomUUID(),
     },
   };
 }
 
 /**
- * A stored shell under this request's nonce, or why it cannot be used: made by another build,
- * cut short, its state unreadable.
+ * A stored shell under this request's nonce, or why it cannot be used: made by another build or
+ * renderer, cut short, its state unreadable.
  */
 export async function storedShell(c: AppContext, entry: Response, key: Request): Promise<Shell | string> {
   const build = entry.headers.get(SHELL_BUILD_HEADER);
@@ -62,6 +66,10 @@ export async function storedShell(c: AppContext, entry: Response, key: Request):
   if (build !== c.get("app").manifest.build) {
     await entry.body?.cancel();
     return "another build";
+  }
+  if (entry.headers.get(SHELL_RENDERER_HEADER) !== RENDERER) {
+    await entry.body?.cancel();
+    return "another renderer";
   }
   const lengths = [preludeLength, postponedLength];
   if (!entry.headers.has(PLACEHOLDER_HEADER) || !lengths.every((n) => Number.isSafeInteger(n) && n >= 0)) {
@@ -101,23 +109,6 @@ export async function storedShell(c: AppContext, entry: Response, key: Request):
     if (readStates.size > READ_STATES_KEPT) readStates.delete(readStates.keys().next().value!);
   }
   return { prelude: bytes.subarray(0, preludeLength), postponed, page, forget };
-}
-
-/** Whether `value` has the shape of the state React's prerender leaves (react-dom 19.2). */
-function isPostponedState(value: unknown): value is PostponedState {
-  const state = value as Record<string, unknown> | null;
-  const object = (field: unknown) => typeof field === "object" && field !== null;
-  return (
-    object(state) &&
-    typeof state!.nextSegmentId === "number" &&
-    typeof state!.progressiveChunkSize === "number" &&
-    object(state!.rootFormatContext) &&
-    object(state!.resumableState) &&
-    Array.isArray(state!.replayNodes) &&
-    (typeof state!.replaySlots === "number" || typeof state!.replaySlots === "object") &&
-    // Something to resume: holes inside the tree, or the root itself (its slots a number).
-    (state!.replayNodes.length > 0 || typeof state!.replaySlots === "number")
-  );
 }
 
 /** JSON's value, or undefined if it is not JSON. */

@@ -7,7 +7,7 @@ import { buildConfig } from "./build-config.ts";
 import type { Verge } from "./context.ts";
 import { debugIds } from "./debug-ids.ts";
 import { dev } from "./dev.ts";
-import { edgeRendererPlugin } from "./edge-renderer.ts";
+import { rendererPlugin, type Renderer } from "./renderer.ts";
 import { localVars } from "./local.ts";
 import { manifest } from "./manifest.ts";
 import { migrations } from "./migrations.ts";
@@ -23,9 +23,11 @@ export { MANIFEST_MODULE } from "./manifest.ts";
 export interface VergeOptions {
   /** The browser entry, from the project root (default `client/entry.tsx`). */
   entry?: string;
+  /** React's server build that renders pages (default "node": docs/decisions.md, "The worker bundle"). */
+  renderer?: Renderer;
 }
 
-export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin[] {
+export function verge({ entry = "client/entry.tsx", renderer = "node" }: VergeOptions = {}): Plugin[] {
   // Set by verge:config once Vite has resolved the config, before any other hook reads it.
   const shared: Verge = { entry, config: undefined!, serving: false };
   return [
@@ -34,7 +36,7 @@ export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin
     oddMethods(),
     buildConfig(shared),
     manifest(shared),
-    edgeRendererPlugin(shared),
+    rendererPlugin(shared, renderer),
     // Before verge:server-only, which cuts code: it reads the route lines where they are written.
     staticFiles(shared),
     // Before verge:dev: the dev server records what the browser is given, after the worker's

@@ -29,9 +29,11 @@ describe("the worker bundle (vite build)", () => {
     expect(path.resolve(root, "dist/verge", config.assets.directory)).toBe(path.join(root, "dist/client"));
   });
 
-  it("bundles React's production edge renderer alone, minified", () => {
-    expect(sources).toContain("node_modules/react-dom/cjs/react-dom-server.edge.production.js");
-    expect(sources.filter((source) => /react[\w.-]*\.development|server-legacy/.test(source))).toEqual([]);
+  it("bundles React's production Node renderer alone, minified", () => {
+    expect(sources).toContain("node_modules/react-dom/cjs/react-dom-server.node.production.js");
+    expect(
+      sources.filter((source) => /react[\w.-]*\.development|server-legacy|server\.edge/.test(source)),
+    ).toEqual([]);
     expect(bundle).not.toContain("react-dom-server-legacy");
     expect(bundle).not.toContain("Each child in a list should have a unique"); // a development-only warning
     // Minified code is long lines (newlines left only inside template literals); readable code is short ones.

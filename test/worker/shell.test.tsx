@@ -316,9 +316,14 @@ describe("a page with a per-visitor loader", () => {
     expect(await storedShell(path)).toBeUndefined();
   });
 
-  it("does not resume a shell of another build, or one whose state is cut: it renders anew", async () => {
+  it("does not resume a shell of another build or renderer, or one whose state is cut: it renders anew", async () => {
     for (const [why, change] of [
       ["another build", (headers: Headers, text: string) => (headers.set("X-Verge-Build", "0ther"), text)],
+      // React's edge build keys useActionState with another hash than its Node build.
+      [
+        "another renderer",
+        (headers: Headers, text: string) => (headers.set("X-Verge-Renderer", "edge 19.3.1"), text),
+      ],
       ["cut short", (headers: Headers, text: string) => (headers.set("X-Verge-Length", "10"), text)],
       ["unreadable state", (headers: Headers, text: string) => text.slice(0, -20) + " ".repeat(20)],
     ] as const) {

@@ -1,0 +1,46 @@
+// verge:renderer: `react-dom/server` and `react-dom/static` on the server are one of React's
+// server builds, the same under `vite dev`, the worker tests and the build: its Node build by
+// default (web-stream `renderToReadableStream`, `resume` and `prerender`, on workerd's
+// `nodejs_compat`), or its edge build. The build takes React's file of that build alone: the
+// package's own entries would also bring React's legacy string renderer (~40 KB gzip nothing
+// calls). `react-dom/server.edge` (`static.edge`) is the edge build whatever is chosen (the
+// benchmark's floor imports it). docs/decisions.md, "The worker bundle", says why.
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { Plugin } from "vite";
+import { isClient, type Verge } from "./context.ts";
+
+/** The module that names the renderer chosen. */
+const RENDERER_MODULE = "virtual:verge/renderer";
+
+/** Which of React's server builds renders pages. */
+export type Renderer = "node" | "edge";
+
+function rendererFile(root: string, renderer: Renderer, production: boolean): string {
+  const pkg = createRequire(path.join(root, "package.json")).resolve("react-dom/package.json");
+  const mode = production ? "production" : "development";
+  return path.join(path.dirname(pkg), "cjs", `react-dom-server.${renderer}.${mode}.js`);
+}
+
+export function rendererPlugin(verge: Verge, renderer: Renderer): Plugin {
+  return {
+    name: "verge:renderer",
+    // Before Vite's own resolver.
+    enforce: "pre",
+    sharedDuringBuild: true,
+    resolveId(id, importer, options) {
+      if (id === RENDERER_MODULE) return `\0${RENDERER_MODULE}`;
+      const named = /^react-dom\/(server|static)(\.edge)?$/.exec(id);
+      if (!named || isClient(this)) return undefined;
+      const { config } = verge;
+      const chosen = named[2] ? "edge" : renderer;
+      if (config.command === "build") return rendererFile(config.root, chosen, config.isProduction);
+      // Served (`vite dev`, the worker tests): the package's entry of that build, which Vite
+      // pre-bundles from CommonJS as it does any package (a file named by path it would serve as
+      // it is). It also holds the legacy renderer, unused: only the build's bytes count.
+      return this.resolve(`react-dom/${named[1]}.${chosen}`, importer, { ...options, skipSelf: true });
+    },
+    // Its name, for the runtime: a stored shell records the build that wrote it (react-couplings.ts).
+    load: (id) => (id === `\0${RENDERER_MODULE}` ? `export default ${JSON.stringify(renderer)};` : undefined),
+  };
+}
