@@ -11,6 +11,7 @@ import { edgeRendererPlugin } from "./edge-renderer.ts";
 import { localVars } from "./local.ts";
 import { manifest } from "./manifest.ts";
 import { migrations } from "./migrations.ts";
+import { routeTable } from "./route-table.ts";
 import { preview } from "./preview.ts";
 import { serverOnly } from "./server-only.ts";
 import { staticFiles } from "./static-files.ts";
@@ -23,17 +24,26 @@ export { MANIFEST_MODULE } from "./manifest.ts";
 export interface VergeOptions {
   /** The browser entry, from the project root (default `client/entry.tsx`). */
   entry?: string;
+  /**
+   * The route table's module, from the project root (default `src/app/routes.ts`): the browser's
+   * first load leaves it out and discovers its lines.
+   */
+  routes?: string;
 }
 
-export function verge({ entry = "client/entry.tsx" }: VergeOptions = {}): Plugin[] {
+export function verge({
+  entry = "client/entry.tsx",
+  routes = "src/app/routes.ts",
+}: VergeOptions = {}): Plugin[] {
   // Set by verge:config once Vite has resolved the config, before any other hook reads it.
-  const shared: Verge = { entry, config: undefined!, serving: false };
+  const shared: Verge = { entry, routes, config: undefined!, serving: false };
   return [
     // First: the local servers answer odd methods before the Cloudflare plugin tries to build a
     // Request of them.
     oddMethods(),
     buildConfig(shared),
     manifest(shared),
+    routeTable(shared),
     edgeRendererPlugin(shared),
     // Before verge:dev: the dev server records what the browser is given, after the worker's
     // exports are gone.
