@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import react from "@vitejs/plugin-react";
-import { build, type Rolldown } from "vite";
+import { build, type Plugin, type Rolldown } from "vite";
 import { verge } from "../../src/vite/index.ts";
 import { readBuild, root, type ClientBuild } from "./dist";
 
@@ -52,7 +52,19 @@ export function tempApp(): TempApp {
  * client-build.json in the folder above). NODE_ENV is "production" during it, as under
  * `npm run build` (vitest sets "test", which would give React's development build).
  */
-export async function productionBuild({ entry, outDir }: { entry?: string; outDir: string }) {
+export async function productionBuild({
+  entry,
+  outDir,
+  routes,
+  plugins = [],
+}: {
+  entry?: string;
+  outDir: string;
+  /** verge's `routes` option. */
+  routes?: string;
+  /** Plugins of the test's own, after verge's. */
+  plugins?: Plugin[];
+}) {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
@@ -61,7 +73,7 @@ export async function productionBuild({ entry, outDir }: { entry?: string; outDi
       root,
       logLevel: "silent",
       mode: "production",
-      plugins: [verge(entry ? { entry } : {}), react()],
+      plugins: [verge({ ...(entry && { entry }), ...(routes && { routes }) }), ...plugins, react()],
       build: { outDir, emptyOutDir: true },
     });
   } finally {
