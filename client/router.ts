@@ -120,11 +120,12 @@ export function createRouter(initial: PageState, deps: RouterDeps, shownHref: st
     );
     startProgress();
     try {
-      // A path no route matches, or whose route cannot be known now, loads in full; so does an
-      // endpoint (robots.txt, a JSON API), which is no page: the browser loads it itself.
+      // Going to a path no route matches, or whose route cannot be known now, loads it in full (a
+      // not-found page on screen is still shown again); so does an endpoint (robots.txt, a JSON
+      // API), which is no page: the browser loads it itself.
       const match = await discover(url.pathname, build);
       if (current.signal.aborted) return;
-      if (!match || match.route.kind === "endpoint") return fullLoad(url, mode);
+      if (match?.route.kind === "endpoint" || (!match && mode !== "stay")) return fullLoad(url, mode);
       const chain = match?.route.layouts ?? [];
       let answer: Answer;
       let module: RouteModule | undefined;
