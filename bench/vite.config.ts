@@ -60,7 +60,7 @@ export default defineConfig({
   root: here,
   build: { outDir: "../dist/bench", emptyOutDir: true },
   plugins: [
-    verge({ entry: "../client/entry.tsx" }),
+    verge({ entry: "../client/entry.tsx", routes: "../src/app/routes.ts" }),
     react(),
     oneAtATime(),
     cloudflare({

@@ -3,12 +3,13 @@ import { useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { Root } from "../src/shared/root";
 import { RouterContext } from "../src/shared/router-context";
 import type { PageData } from "../src/shared/protocol";
-import type { AppDefinition, RouteModule, RouteTable } from "../src/shared/route-module";
+import type { AppDefinition } from "../src/shared/route-module";
 import type { LayoutModule } from "../src/shared/layouts";
 import { layoutsView, loadLayoutsView } from "./layouts-view";
 import type { PageState } from "./router";
 import { deferredRouter } from "./router-loader";
 import { listen } from "./navigation";
+import { routeOf } from "./route-lines";
 import { routerForDev } from "../src/shared/dev-seam";
 import { pageHandedToReact } from "../src/shared/submit-transition";
 
@@ -16,10 +17,11 @@ export type { PageState } from "./router";
 
 /**
  * The modules a page was rendered with: its route module (null for a path no route matches; an
- * error page's too, for its own ErrorView) and its layouts', each chunk loaded at once.
+ * error page's too, for its own ErrorView) and its layouts', each chunk loaded at once. The page
+ * data names them (its route line).
  */
-export async function loadRoute(routes: RouteTable, page: PageData): Promise<PageState> {
-  const route = routes.find((candidate) => candidate.path === page.route);
+export async function loadRoute(page: PageData): Promise<PageState> {
+  const route = page.line && routeOf(page.line);
   const chain = route?.layouts ?? [];
   const [module, ...layouts] = await Promise.all([
     route ? route.load() : null,
@@ -43,7 +45,7 @@ export function App({ app, initial, pageJson }: AppProps) {
   const [announcement, announce] = useState("");
   const router = useMemo(
     () =>
-      deferredRouter(app.routes, initial, {
+      deferredRouter(initial, {
         // Called inside the router's transition: the old page stays on screen until the new one is ready.
         show: (state) =>
           new Promise((committed) => {

@@ -10,7 +10,7 @@ import { startVitals } from "./vitals";
 export async function hydrate(app: AppDefinition): Promise<void> {
   const pageJson = document.getElementById(PAGE_DATA_SCRIPT_ID)?.textContent ?? "null";
   const page = JSON.parse(pageJson) as PageData;
-  const initial = await loadRoute(app.routes, page);
+  const initial = await loadRoute(page);
   hydrateRoot(document, <App app={app} initial={initial} pageJson={pageJson} />, reactErrorHandlers);
   startVitals(page);
 }

@@ -1,6 +1,5 @@
 // The client router, loaded on the first sign of navigation (a link hovered, focused, touched or
 // clicked; a form sent; Back): a first paint carries only what hydration needs.
-import type { RouteTable } from "../src/shared/route-module";
 import type { SubmitOutcome } from "../src/shared/router-context";
 import type { PageState, Router, RouterDeps } from "./router";
 import { setActiveRouter } from "../src/shared/navigation-state";
@@ -15,13 +14,13 @@ function postNatively(form: HTMLFormElement): Promise<SubmitOutcome> {
  * A Router whose every call loads the real one first; when it cannot load, the browser does the
  * work. It is the page's router from now on (`navigate()` outside components uses it).
  */
-export function deferredRouter(routes: RouteTable, initial: PageState, deps: RouterDeps): Router {
+export function deferredRouter(initial: PageState, deps: RouterDeps): Router {
   // The page on screen now, at hydration: by the time the router loads, Back may have moved on.
   const shown = location.href;
   let loading: Promise<Router> | undefined;
   const load = () =>
     (loading ??= import("./router").then(
-      (module) => module.createRouter(routes, initial, deps, shown),
+      (module) => module.createRouter(initial, deps, shown),
       (error: unknown) => {
         loading = undefined; // offline for now: the next intent tries again
         throw error;

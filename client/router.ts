@@ -1,11 +1,11 @@
 // The client router: loads a page's data and chunk in parallel, renders it in a transition,
 // and falls back to a full page load whenever it cannot (network, another build, a chunk).
 import { addTransitionType, startTransition } from "react";
-import { matchRoute, type RouteMatch } from "../src/shared/match-route";
+import type { RouteMatch } from "../src/shared/match-route";
 import { NAVIGATION_TRANSITION } from "../src/shared/page-transition";
 import { STATUS, VIEW_EVENT, type PageData, type ViewStart } from "../src/shared/protocol";
 import type { ClientRouter } from "../src/shared/router-context";
-import type { RouteModule, RouteTable } from "../src/shared/route-module";
+import type { RouteModule } from "../src/shared/route-module";
 import type { LayoutModule, MountedLayout } from "../src/shared/layouts";
 import { prefetch, requestPage, takePrefetched, clearPrefetched, type Answer } from "./prefetch";
 import { announcement, currentHeading } from "./announcer";
@@ -15,6 +15,7 @@ import { startProgress, stopProgress } from "./progress";
 import { isOwn } from "./own-url";
 import { loadLayoutsView } from "./layouts-view";
 import { keptData, keptLayouts } from "./kept-layouts";
+import { discover, knowLine } from "./discovery";
 import {
   currentNavigation,
   IDLE,
@@ -58,15 +59,11 @@ function locationOf(href: string): NavigationLocation {
 const samePage = (a: URL, b: URL) => a.pathname === b.pathname && a.search === b.search;
 
 /** `shownHref`: the address of the page on screen (the router may load after Back changed it). */
-export function createRouter(
-  routes: RouteTable,
-  initial: PageState,
-  deps: RouterDeps,
-  shownHref: string,
-): Router {
+export function createRouter(initial: PageState, deps: RouterDeps, shownHref: string): Router {
   const { build } = initial.page;
   let controller: AbortController | undefined;
   let shown = new URL(shownHref);
+  knowLine(shown.pathname, initial.page.line);
   /** The page on screen: the one hydrated, then each the router shows. */
   let onScreen = initial;
   /** Actions answered so far, and how many had been when the layouts on screen were loaded. */
@@ -129,9 +126,12 @@ export function createRouter(
     );
     startProgress();
     try {
-      const match = matchRoute(routes, url.pathname);
-      // An endpoint (robots.txt, a JSON API) is no page: the browser loads it itself.
-      if (match?.route.kind === "endpoint") return fullLoad(url, mode);
+      // Going to a path no route matches, or whose route cannot be known now, loads it in full (a
+      // not-found page on screen is still shown again); so does an endpoint (robots.txt, a JSON
+      // API), which is no page: the browser loads it itself.
+      const match = await discover(url.pathname, build);
+      if (current.signal.aborted) return;
+      if (match?.route.kind === "endpoint" || (!match && mode !== "stay")) return fullLoad(url, mode);
       const chain = match?.route.layouts ?? [];
       let answer: Answer;
       let module: RouteModule | undefined;
@@ -256,12 +256,13 @@ export function createRouter(
       return { ...transport, post: (...args) => transport.post(...args).finally(afterAction) };
     },
     prefetch(url) {
-      const match = matchRoute(routes, url.pathname);
-      if (match?.route.kind === "endpoint") return;
-      prefetch(url, build, kept(match));
-      for (const load of [match?.route.load, ...(match?.route.layouts ?? []).map((layout) => layout.load)]) {
-        load?.().catch(() => {});
-      }
+      void discover(url.pathname, build).then((match) => {
+        if (!match || match.route.kind === "endpoint") return;
+        prefetch(url, build, kept(match));
+        for (const load of [match.route.load, ...(match.route.layouts ?? []).map((layout) => layout.load)]) {
+          load().catch(() => {});
+        }
+      });
     },
     pop() {
       popEntry();

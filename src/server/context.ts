@@ -8,7 +8,7 @@ import type { RequestContext } from "../shared/middleware";
 import type { ClientManifest } from "./manifest";
 
 /** What kind of request this is: decided once, before any handler (request-kind.ts), and logged. */
-export type RequestKind = "html" | "data" | "action" | "endpoint" | "relay" | "asset";
+export type RequestKind = "html" | "data" | "action" | "endpoint" | "discovery" | "relay" | "asset";
 
 /** How a page that opts into the edge cache was answered (page-cache.ts), on its log line. */
 export type CacheState = "hit" | "stale" | "miss" | "bypass" | "shell";

@@ -17,6 +17,7 @@ import { pageDataHandler } from "./page-data";
 import { actionHandler } from "./actions";
 import { endpointHandler } from "./endpoints";
 import { relayHandler } from "./relay";
+import { discoveryHandler } from "./route-discovery";
 
 /** Longer request targets are refused (414) before any routing. */
 export const MAX_URL_LENGTH = 8 * 1024;
@@ -51,6 +52,7 @@ const HANDLERS: Record<RequestKind, RequestHandler<unknown>> = {
   data: pageDataHandler,
   action: actionHandler,
   endpoint: endpointHandler,
+  discovery: discoveryHandler,
   relay: relayHandler,
   asset: assetMiss,
 };

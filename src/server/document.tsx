@@ -15,6 +15,7 @@ import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred
 import { answerHeaders, requestNonce } from "./headers";
 import { htmlResponse } from "./respond";
 import { reporterConfig } from "./reporter-config";
+import { routeLine } from "./route-discovery";
 import { vitalsSampled } from "./vitals";
 import { logWhenSettled } from "./logger";
 import { timed } from "./timings";
@@ -112,9 +113,27 @@ export function pageDeferred(c: AppContext, loaded: LoadedPage) {
   return { live, json, settled: Promise.all([data.settled, hole?.settled]) };
 }
 
-/** The embedded page data's text: the page as the browser hydrates it, and the reporter's settings. */
-export const embeddedJson = (c: AppContext, json: PageData) =>
-  scriptSafeJson({ ...json, reporter: reporterConfig(c.env), vitals: vitalsSampled(c) });
+/**
+ * The embedded page data's text: the page as the browser hydrates it, its route line (the browser
+ * learns every other line when it needs it: route-discovery.ts), and the reporter's settings.
+ */
+export function embeddedJson(
+  c: AppContext,
+  json: PageData,
+  { module, layouts }: Pick<LoadedPage, "module" | "layouts">,
+) {
+  const { routes, manifest } = c.get("app");
+  const route = json.route === null ? undefined : routes.find((candidate) => candidate.path === json.route);
+  const line =
+    route &&
+    routeLine(
+      manifest,
+      route,
+      module,
+      layouts.map((layout) => layout.module),
+    );
+  return scriptSafeJson({ ...json, line, reporter: reporterConfig(c.env), vitals: vitalsSampled(c) });
+}
 
 export async function renderDocument(
   c: AppContext,
@@ -128,7 +147,7 @@ export async function renderDocument(
   const capture = c.get("capture");
   const { page, module } = loaded;
   const { live, json, settled } = pageDeferred(c, loaded);
-  const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json));
+  const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json, loaded));
   const deadline = renderDeadline(c, settled);
   let stream: Awaited<ReturnType<typeof renderToReadableStream>>;
   try {

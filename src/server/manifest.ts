@@ -22,7 +22,7 @@ export interface ClientManifest {
 
 /**
  * The export verge/vite adds to a page module in the worker's build: the module's source path,
- * its key in `modules`.
+ * its key in `modules` (under `vite dev`, which has no chunks: the URL its source is served at).
  */
 export const MODULE_ID_EXPORT = "__vergeModule";
 

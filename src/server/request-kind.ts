@@ -2,7 +2,7 @@
 // the handler, the format of its failures, its D1 session, its bookmark and its log line all
 // read this one decision.
 import type { MiddlewareHandler } from "hono";
-import { ACTION_HEADER, PAGE_DATA_HEADER } from "../shared/protocol";
+import { ACTION_HEADER, PAGE_DATA_HEADER, ROUTES_PATH } from "../shared/protocol";
 import { matchRoute, type RouteMatch } from "../shared/match-route";
 import type { RouteModule, RouteTable } from "../shared/route-module";
 import type { AppContext, AppEnv, ErrorFormat, KindOfRequest, RequestKind } from "./context";
@@ -27,6 +27,8 @@ function endpointMatch(routes: RouteTable, path: string): RouteMatch<RouteModule
 function kindOf(request: Request, path: string, env: Env, endpoint: RouteMatch | null): RequestKind | null {
   const method = request.method;
   if (path === relayPath(env)) return "relay";
+  // Any method: its guard answers 405 to all but GET and HEAD.
+  if (path === ROUTES_PATH) return "discovery";
   if (path.startsWith("/assets/")) return "asset";
   // Any method: the endpoint's own handlers decide which it takes (405 with its Allow).
   if (endpoint) return "endpoint";
@@ -40,6 +42,7 @@ const FORMATS: Record<RequestKind, ErrorFormat> = {
   data: "data",
   action: "html",
   endpoint: "json",
+  discovery: "json",
   relay: "text",
   asset: "text",
 };

@@ -101,7 +101,7 @@ async function prerendered(
   live.visitor = pending as unknown as DeferredMarker;
   // Resumed, the visitor's value goes out once ahead of the holes (resume.ts): none carries its own.
   json.visitor = { $deferred: VISITOR_KEY, ahead: true };
-  const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json));
+  const tree = documentTree(c, loaded, live, nonce, embeddedJson(c, json, loaded));
   const stop = new AbortController();
   const done = new Error("the shell is done");
   void settled.then(prerenderTurns).then(() => stop.abort(done));

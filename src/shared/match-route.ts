@@ -1,6 +1,6 @@
 // Matching a path against the route table, shared by the worker and the client router: patterns
-// like "/errors/:kind". Apart from routing.ts, which every first load carries for the table itself:
-// only the router (loaded on the first sign of navigation) matches in the browser.
+// like "/errors/:kind". The browser has no table: its router (loaded on the first sign of
+// navigation) matches a path against the one line the server gave for it (client/discovery.ts).
 import type { Params } from "./protocol";
 import type { RouteDefinition } from "./routing";
 

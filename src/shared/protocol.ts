@@ -38,6 +38,14 @@ export const JSON_MEDIA_TYPE = "application/json";
 /** Largest action body accepted; past it, 413 without reading the rest. */
 export const MAX_ACTION_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Route discovery: the browser asks here which route line matches a path it has not seen yet
+ * (`?build=<id>&path=/a&path=/b`), since a first load carries its own page's line only.
+ */
+export const ROUTES_PATH = "/__verge/routes";
+/** At most this many `path` parameters in one discovery request; more is 400. */
+export const MAX_DISCOVERED_PATHS = 16;
+
 /** id of the element whose JSON text is the page data the document was rendered with. */
 export const PAGE_DATA_SCRIPT_ID = "__verge_page";
 /** Attribute on the inline JSON that carries a deferred (streamed) value. */
@@ -135,6 +143,33 @@ export interface PageData {
    * embedded page data only; src/shared/vitals.ts); absent: none, and the collector never loads.
    */
   vitals?: number;
+  /** The page's route line, for the browser to load its modules (the document's embedded page data only). */
+  line?: RouteLine;
+}
+
+/** A chunk the browser imports by its URL: its file, the chunks it imports, its stylesheets. */
+export interface ChunkRef {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+/**
+ * One line of the route table as the browser learns it: its pattern, its kind, and for a page its
+ * chunk and its layouts' (outermost first). A chunk the build does not know is left out: the
+ * browser then loads such a page in full.
+ */
+export interface RouteLine {
+  path: string;
+  kind: "page" | "endpoint";
+  module?: ChunkRef;
+  layouts?: { id: string; params: readonly string[]; module?: ChunkRef }[];
+}
+
+/** A discovery answer: the build, and by path asked its route line, or null when no route matches. */
+export interface RoutesAnswer {
+  build: string;
+  routes: Record<string, RouteLine | null>;
 }
 
 /**

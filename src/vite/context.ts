@@ -7,6 +7,8 @@ import type { ClientManifest } from "../server/manifest.ts";
 export interface Verge {
   /** The browser entry, from the project root. */
   entry: string;
+  /** The route table's module, from the project root (verge:route-table). */
+  routes: string;
   /** Set once Vite has resolved its config (verge:config). */
   config: ResolvedConfig;
   /** The client build's manifest, once the client is built (verge:manifest). */

@@ -11,6 +11,7 @@ import { rendererPlugin, type Renderer } from "./renderer.ts";
 import { localVars } from "./local.ts";
 import { manifest } from "./manifest.ts";
 import { migrations } from "./migrations.ts";
+import { routeTable } from "./route-table.ts";
 import { preview } from "./preview.ts";
 import { serverOnly } from "./server-only.ts";
 import { staticFiles } from "./static-files.ts";
@@ -25,17 +26,27 @@ export interface VergeOptions {
   entry?: string;
   /** React's server build that renders pages (default "node": docs/decisions.md, "The worker bundle"). */
   renderer?: Renderer;
+  /**
+   * The route table's module, from the project root (default `src/app/routes.ts`): the browser's
+   * first load leaves it out and discovers its lines.
+   */
+  routes?: string;
 }
 
-export function verge({ entry = "client/entry.tsx", renderer = "node" }: VergeOptions = {}): Plugin[] {
+export function verge({
+  entry = "client/entry.tsx",
+  routes = "src/app/routes.ts",
+  renderer = "node",
+}: VergeOptions = {}): Plugin[] {
   // Set by verge:config once Vite has resolved the config, before any other hook reads it.
-  const shared: Verge = { entry, config: undefined!, serving: false };
+  const shared: Verge = { entry, routes, config: undefined!, serving: false };
   return [
     // First: the local servers answer odd methods before the Cloudflare plugin tries to build a
     // Request of them.
     oddMethods(),
     buildConfig(shared),
     manifest(shared),
+    routeTable(shared),
     rendererPlugin(shared, renderer),
     // Before verge:server-only, which cuts code: it reads the route lines where they are written.
     staticFiles(shared),

@@ -8,6 +8,7 @@ import type { Plugin } from "vite";
 import { MODULE_ID_EXPORT, type ClientManifest } from "../server/manifest.ts";
 import { clientManifest, type ClientChunk } from "./client-manifest.ts";
 import { BUILD_REPORT, isClient, rel, type Verge } from "./context.ts";
+import { isServerOnly } from "./server-only.ts";
 
 /** The module the worker entry imports its client manifest from. */
 export const MANIFEST_MODULE = "virtual:verge/manifest";
@@ -34,6 +35,24 @@ async function testManifest(outDir: string): Promise<ClientManifest> {
 }
 
 export function manifest(verge: Verge): Plugin {
+  let tested: Promise<ClientManifest> | undefined;
+  /** The manifest the worker embeds: the build's, the last build's (tests), the dev server's. */
+  const current = async () => {
+    const { config } = verge;
+    if (config.command === "build") return verge.built;
+    if (config.mode === "test")
+      return (tested ??= testManifest(path.resolve(config.root, config.build.outDir)));
+    return devManifest(verge.entry);
+  };
+  /**
+   * Whether `file` is a module the browser imports by itself (a page, a layout): the manifest's
+   * modules; under `vite dev` (no chunks), any of the app's modules with a default export.
+   */
+  const browserModule = async (file: string, code: string) => {
+    const known = await current();
+    if (known?.mode !== "development") return known?.modules[file] !== undefined;
+    return /\.[cm]?[jt]sx?$/.test(file) && !isServerOnly(file) && /\bexport\s+default\b/.test(code);
+  };
   return {
     name: "verge:manifest",
     enforce: "pre",
@@ -43,24 +62,22 @@ export function manifest(verge: Verge): Plugin {
     },
     async load(id) {
       if (id !== RESOLVED_MANIFEST) return undefined;
-      const { config } = verge;
-      const manifest =
-        config.command === "build"
-          ? verge.built
-          : config.mode === "test"
-            ? await testManifest(path.resolve(config.root, config.build.outDir))
-            : devManifest(verge.entry);
+      const manifest = await current();
       if (!manifest) this.error("the worker was built before the client: build with `vite build`");
       return `export default ${JSON.stringify(manifest)};`;
     },
     transform: {
       order: "pre",
-      handler(code, id) {
+      async handler(code, id) {
         if (isClient(this) || id.includes("/node_modules/") || id.startsWith("\0")) return undefined;
-        // A page module tells the worker its key in the manifest (server/manifest.ts).
+        // A page module tells the worker its key in the manifest (server/manifest.ts), and under
+        // `vite dev` its source's URL (server/route-discovery.ts).
         const file = rel(verge, id);
-        if (!verge.built?.modules[file]) return undefined;
-        return { code: `${code}\nexport const ${MODULE_ID_EXPORT} = ${JSON.stringify(file)};\n`, map: null };
+        if (!(await browserModule(file, code))) return undefined;
+        // Under `vite dev` the id is the URL the dev server serves the source at (outside the root: /@fs/).
+        const served = file.startsWith("../") ? `/@fs${id.split("?")[0]}` : `/${file}`;
+        const value = (await current())?.mode === "development" ? served : file;
+        return { code: `${code}\nexport const ${MODULE_ID_EXPORT} = ${JSON.stringify(value)};\n`, map: null };
       },
     },
     generateBundle: {
@@ -74,7 +91,11 @@ export function manifest(verge: Verge): Plugin {
             fileName: output.fileName,
             isEntry: output.isEntry,
             isDynamicEntry: output.isDynamicEntry,
-            module: output.facadeModuleId ? rel(verge, output.facadeModuleId) : null,
+            // A virtual module's chunk (verge:route-table's) is no module of the app.
+            module:
+              output.facadeModuleId && !output.facadeModuleId.startsWith("\0")
+                ? rel(verge, output.facadeModuleId)
+                : null,
             imports: output.imports,
             css: [...(output.viteMetadata?.importedCss ?? [])],
           });

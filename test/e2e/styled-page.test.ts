@@ -100,7 +100,7 @@ describe("a page's own CSS, CSS module, image and Tailwind utilities", () => {
       color: HEADING_COLOR,
     });
     expect(await appliedStyles(page)).toEqual(STYLED);
-    // Vite's preload helper linked it, with the nonce React put in <meta property="csp-nonce">.
+    // The router linked it as it imported the page's chunk, with the nonce React put in <meta property="csp-nonce">.
     const added = (await linkedStylesheets(page)).filter((link) => !before.some((b) => b.href === link.href));
     const nonce = await page.evaluate(
       () => document.querySelector<HTMLMetaElement>("meta[property=csp-nonce]")?.nonce,

@@ -9,5 +9,10 @@ import { localVars, verge } from "verge/vite";
 export default defineConfig({
   root: import.meta.dirname,
   build: { outDir: "../../dist/fixture", emptyOutDir: true },
-  plugins: [verge({ entry: "client.tsx" }), react(), tailwindcss(), cloudflare(localVars())],
+  plugins: [
+    verge({ entry: "client.tsx", routes: "routes.ts" }),
+    react(),
+    tailwindcss(),
+    cloudflare(localVars()),
+  ],
 });

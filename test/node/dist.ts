@@ -34,7 +34,12 @@ export function clientChunks(dir = assetsDir): Map<string, string> {
 
 /** "/assets/x.js" -> the file's text. */
 export function asset(href: string): string {
-  return readFileSync(path.join(root, "dist/client", href), "utf8");
+  return assetIn(path.join(root, "dist/client"), href);
+}
+
+/** The same, in the build whose client folder is `dir`. */
+export function assetIn(dir: string, href: string): string {
+  return readFileSync(path.join(dir, href), "utf8");
 }
 
 /**
@@ -42,19 +47,19 @@ export function asset(href: string): string {
  * `import{a as b}from"./x.js"` as minified, `import ... from "./x.js"` as written. Dynamic
  * `import(...)` calls are not static imports.
  */
-export function staticImports(href: string): string[] {
-  const source = asset(href);
+export function staticImports(href: string, dir = path.join(root, "dist/client")): string[] {
+  const source = assetIn(dir, href);
   const found = [...source.matchAll(/(?:^|[;}\s])import\s*(?:[\w${},*\s]+from\s*)?"(\.\/[^"]+\.js)"/g)];
   return found.map((match) => path.posix.join(path.posix.dirname(href), match[1]!));
 }
 
 /** A chunk and everything it statically imports, transitively: what the browser must fetch. */
-export function staticClosure(hrefs: string[]): Set<string> {
+export function staticClosure(hrefs: string[], dir?: string): Set<string> {
   const seen = new Set<string>();
   const visit = (href: string) => {
     if (seen.has(href)) return;
     seen.add(href);
-    staticImports(href).forEach(visit);
+    staticImports(href, dir).forEach(visit);
   };
   hrefs.forEach(visit);
   return seen;

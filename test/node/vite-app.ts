@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import react from "@vitejs/plugin-react";
-import { build, type Rolldown } from "vite";
+import { build, type Plugin, type Rolldown } from "vite";
 import { verge } from "../../src/vite/index.ts";
 import { readBuild, root, type ClientBuild } from "./dist";
 
@@ -62,10 +62,16 @@ export async function productionBuild({
   entry,
   outDir,
   publicDir,
+  routes,
+  plugins = [],
 }: {
   entry?: string;
   outDir: string;
   publicDir?: string;
+  /** verge's `routes` option. */
+  routes?: string;
+  /** Plugins of the test's own, after verge's. */
+  plugins?: Plugin[];
 }) {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
@@ -75,7 +81,7 @@ export async function productionBuild({
       root,
       logLevel: "silent",
       mode: "production",
-      plugins: [verge(entry ? { entry } : {}), react()],
+      plugins: [verge({ ...(entry && { entry }), ...(routes && { routes }) }), ...plugins, react()],
       build: { outDir, emptyOutDir: true },
       ...(publicDir ? { publicDir } : {}),
     });
