@@ -3,6 +3,7 @@ import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
 import { MODULE_ID_EXPORT, pageFiles } from "../../src/server/manifest";
 import { asset, gzipSize, readBuild, root, staticClosure } from "./dist";
+import { overBudget, partOf, recordIfAsked, recorded, total, type Part } from "./first-load";
 
 /** The budget for every byte of JavaScript the home page loads, gzipped. */
 const HOME_JS_BUDGET = 75_000;
@@ -134,5 +135,39 @@ describe("JavaScript budget of Web Vitals", () => {
     expect(readBuild().chunks[collector!]).toContain("node_modules/web-vitals/dist/web-vitals.js");
     expect(library).toBeGreaterThan(2_000); // a sanity check that web-vitals was really bundled
     expect(total).toBeLessThanOrEqual(library + VITALS_OVER_LIBRARY_BUDGET);
+  });
+});
+
+describe("first loads, part by part (test/node/first-load.json)", () => {
+  const parts: Record<string, Part> = {
+    runtime: partOf("runtime"),
+    [HOME]: partOf(HOME),
+    [GUESTBOOK]: partOf(GUESTBOOK),
+  };
+  recordIfAsked(parts);
+
+  it("keeps the runtime every page loads, beyond React itself, within its budget", async () => {
+    const react = await reactItselfGzip();
+    const own = total(parts.runtime!) - react;
+    console.log(`runtime: ${own} B gzip beyond React itself (${react} B)`);
+    expect(own, overBudget("runtime", parts.runtime!, react)).toBeLessThanOrEqual(
+      recorded().parts.runtime!.budget,
+    );
+  });
+
+  for (const page of [HOME, GUESTBOOK]) {
+    it(`keeps what ${page} adds to the runtime within its budget`, () => {
+      console.log(`${page}: ${total(parts[page]!)} B gzip beyond the runtime`);
+      expect(total(parts[page]!), overBudget(page, parts[page]!)).toBeLessThanOrEqual(
+        recorded().parts[page]!.budget,
+      );
+    });
+  }
+
+  it("sets each example page's budget at least 5% over what it measured then", () => {
+    for (const page of [HOME, GUESTBOOK]) {
+      const { budget, chunks } = recorded().parts[page]!;
+      expect(budget, page).toBeGreaterThanOrEqual(Math.ceil(total(chunks) * 1.05));
+    }
   });
 });
