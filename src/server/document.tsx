@@ -39,7 +39,17 @@ function Resources({
   const { css, preloads } = pageFiles(manifest, modules);
   for (const href of css) preinit(href, { as: "style", precedence: "default" });
   for (const href of preloads) preloadModule(href, { as: "script", nonce });
-  return <meta property="csp-nonce" nonce={nonce} />;
+  return (
+    <>
+      <meta property="csp-nonce" nonce={nonce} />
+      {/* Under `vite dev`, inlined: Vite's client adopts each <style> by its id (src/vite/dev-css.ts). */}
+      {manifest.devStyles?.map(({ id, text }) => (
+        <style key={id} data-vite-dev-id={id} nonce={nonce}>
+          {text}
+        </style>
+      ))}
+    </>
+  );
 }
 
 /**

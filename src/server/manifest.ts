@@ -14,11 +14,25 @@ export interface ClientManifest {
   /** Stylesheets every page links. */
   css: string[];
   /**
+   * Under `vite dev` only: the stylesheets the entry imports, as Vite serves them now, each with
+   * its module id. Every document inlines them in <head> (src/vite/dev-css.ts).
+   */
+  devStyles?: DevStyle[];
+  /**
    * By page module (root-relative source path): its chunk, the chunks that chunk imports beyond
    * the entry's, and the stylesheets it brings beyond the entry's.
    */
   modules: Record<string, { file: string; imports: string[]; css: string[] }>;
 }
+
+/** A stylesheet under `vite dev`: its module id (what Vite's client knows it by) and its text. */
+export interface DevStyle {
+  id: string;
+  text: string;
+}
+
+/** What `vite dev` tells the worker when a stylesheet in `devStyles` is saved: them all, anew. */
+export const DEV_STYLES_EVENT = "verge:dev-styles";
 
 /**
  * The export verge/vite adds to a page module in the worker's build: the module's source path,

@@ -4,22 +4,38 @@
 // client build (client-build.json) for tools and tests.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Plugin } from "vite";
-import { MODULE_ID_EXPORT, type ClientManifest } from "../server/manifest.ts";
+import type { DevEnvironment, Plugin, ViteDevServer } from "vite";
+import { DEV_STYLES_EVENT, MODULE_ID_EXPORT, type ClientManifest } from "../server/manifest.ts";
 import { clientManifest, type ClientChunk } from "./client-manifest.ts";
 import { BUILD_REPORT, isClient, rel, type Verge } from "./context.ts";
 import { isServerOnly } from "./server-only.ts";
+import { entryStylesheets, stylesOf, type Stylesheet } from "./dev-css.ts";
 
 /** The module the worker entry imports its client manifest from. */
 export const MANIFEST_MODULE = "virtual:verge/manifest";
 const RESOLVED_MANIFEST = `\0${MANIFEST_MODULE}`;
 
+/** The dev server's manifest without its stylesheets: the entry as Vite serves it. */
+const devBase = (entry: string): ClientManifest => ({
+  build: "dev",
+  mode: "development",
+  entry: `/${entry}`,
+  entryImports: [],
+  css: [],
+  modules: {},
+});
+
 /**
- * The dev server's manifest: the entry as Vite serves it, which loads everything else (the page's
- * stylesheets come with its modules).
+ * The dev server's manifest, as a module: the entry as Vite serves it, which loads everything else,
+ * and the stylesheets it imports, for every document to inline (dev-css.ts). A save of one of them
+ * sends the worker them all anew (DEV_STYLES_EVENT); any other save that changes their text (a
+ * Tailwind class) reaches the page once its stylesheet module runs, as before.
  */
-function devManifest(entry: string): ClientManifest {
-  return { build: "dev", mode: "development", entry: `/${entry}`, entryImports: [], css: [], modules: {} };
+async function devManifest(client: DevEnvironment, entry: string, sheets: Stylesheet[]): Promise<string> {
+  const manifest: ClientManifest = { ...devBase(entry), devStyles: await stylesOf(client, sheets) };
+  return `const manifest = ${JSON.stringify(manifest)};
+import.meta.hot?.on(${JSON.stringify(DEV_STYLES_EVENT)}, (styles) => { manifest.devStyles = styles; });
+export default manifest;`;
 }
 
 /**
@@ -35,6 +51,9 @@ async function testManifest(outDir: string): Promise<ClientManifest> {
 }
 
 export function manifest(verge: Verge): Plugin {
+  let server: ViteDevServer | undefined;
+  /** Under `vite dev`: the stylesheets the entry imported when the manifest was made. */
+  let sheets: Stylesheet[] = [];
   let tested: Promise<ClientManifest> | undefined;
   /** The manifest the worker embeds: the build's, the last build's (tests), the dev server's. */
   const current = async () => {
@@ -42,7 +61,7 @@ export function manifest(verge: Verge): Plugin {
     if (config.command === "build") return verge.built;
     if (config.mode === "test")
       return (tested ??= testManifest(path.resolve(config.root, config.build.outDir)));
-    return devManifest(verge.entry);
+    return devBase(verge.entry);
   };
   /**
    * Whether `file` is a module the browser imports by itself (a page, a layout): the manifest's
@@ -57,14 +76,28 @@ export function manifest(verge: Verge): Plugin {
     name: "verge:manifest",
     enforce: "pre",
     sharedDuringBuild: true,
+    configureServer(devServer) {
+      server = devServer;
+    },
     resolveId(id) {
       return id === MANIFEST_MODULE ? RESOLVED_MANIFEST : undefined;
     },
     async load(id) {
       if (id !== RESOLVED_MANIFEST) return undefined;
+      const { config } = verge;
+      if (server && config.command !== "build" && config.mode !== "test") {
+        const client = server.environments.client;
+        sheets = await entryStylesheets(client, verge.entry);
+        return devManifest(client, verge.entry, sheets);
+      }
       const manifest = await current();
       if (!manifest) this.error("the worker was built before the client: build with `vite build`");
       return `export default ${JSON.stringify(manifest)};`;
+    },
+    async hotUpdate({ file, server }) {
+      if (isClient(this) || !sheets.some((sheet) => sheet.id === file)) return;
+      const styles = await stylesOf(server.environments.client, sheets);
+      this.environment.hot.send({ type: "custom", event: DEV_STYLES_EVENT, data: styles });
     },
     transform: {
       order: "pre",
