@@ -53,7 +53,8 @@ export async function POST({ request, url, params, env }: EndpointArgs<"/sign-in
       ? await registered(env, request, body.credential, now)
       : await authenticated(env, request, body.credential, now);
   if (!verified) return notVerified();
-  const { cookie } = await createSession(env.DB, verified, now);
+  // The session this browser carried (another account's, or a stale one of this) ends here.
+  const { cookie } = await createSession(env.DB, verified, now, request);
   return answer({ location: nextPath(body.next) }, 200, [cookie, clearedAttemptCookie()]);
 }
 
