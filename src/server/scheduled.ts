@@ -1,9 +1,8 @@
 // Work that runs without a request: the Worker's `scheduled` handler (a cron trigger), which runs
 // the product's jobs and is instrumented like `fetch`: one JSON log line per run, and for each
 // failure a digest on that line and a report through the same hook.
-import type { ErrorReport, ReportError } from "./context";
 import { describeThrown, digestOf, UNDESCRIBABLE } from "./capture";
-import type { CapturedError } from "./context";
+import type { CapturedError, ErrorReport, ReportError } from "./context";
 import type { ClientManifest } from "./manifest";
 
 /** What a job is handed: the run's cron and clock, the Worker's bindings. */
