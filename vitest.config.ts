@@ -26,6 +26,7 @@ const OWN_STORAGE = [
   "test/worker/guestbook-paging.test.ts",
   "test/hostile/guestbook-paging.worker.test.ts",
   "test/worker/request-log.test.ts",
+  "test/worker/scheduled.test.ts",
   "test/worker/streaming.test.ts",
   "test/worker/visitor-left.test.ts",
 ];

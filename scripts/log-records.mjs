@@ -42,8 +42,12 @@ export function jsonValues(onValue) {
   };
 }
 
+// A request's line has a status; a scheduled run's (kind "scheduled", src/server/scheduled.ts) has none.
 const isRequestLine = (value) =>
-  typeof value === "object" && value !== null && typeof value.kind === "string" && "status" in value;
+  typeof value === "object" &&
+  value !== null &&
+  typeof value.kind === "string" &&
+  ("status" in value || value.kind === "scheduled");
 
 /** The request log lines inside one JSON value (a line itself, or a tail event carrying them). */
 export function requestLines(value) {

@@ -8,6 +8,7 @@
 //   npm run logs -- --slowest 5 --path '/guestbook*' < saved.log
 //   npm run logs -- --percentiles --kind html < saved.log
 //   npm run logs -- --vitals < saved.log
+//   npm run tail | npm run logs -- --kind scheduled
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -25,7 +26,8 @@ import {
 } from "./log-records.mjs";
 import { symbolicateLine, symbolicator } from "./symbolicate.mjs";
 
-const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404] [--kind html|data|action|endpoint|relay|asset]
+const USAGE = `usage: npm run logs -- [--digest D] [--ray R] [--status 5xx|404]
+                     [--kind html|data|action|endpoint|relay|asset|scheduled]
                      [--path /exact | --path '/prefix*'] [--json] [--raw]
                      [--waterfall | --slowest N | --percentiles | --vitals]  < log output
   --raw          print stack frames as logged (by default they are mapped to src/ with the build's source maps)
@@ -75,7 +77,7 @@ const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
 const LEVEL_COLOR = { error: 31, warn: 33, info: 32 };
 const SHOWN = new Set(
-  "ts level status method path kind route ms ray digest message stack timings vitals".split(" "),
+  "ts level status method path cron kind route ms ray digest message stack timings vitals".split(" "),
 );
 
 // Every value printed goes through escapeControls: lines carry text visitors chose (paths,
@@ -86,9 +88,10 @@ function pretty(line) {
   const head = [
     paint(90, text(time)),
     paint(LEVEL_COLOR[line.level] ?? 0, text(String(line.level ?? "").toUpperCase()).padEnd(5)),
-    text(line.status),
-    text(line.method),
-    text(line.path),
+    // A scheduled run has no request: its cron stands where the method and path would.
+    ...(line.kind === "scheduled"
+      ? [text(`cron "${line.cron ?? ""}"`)]
+      : [text(line.status), text(line.method), text(line.path)]),
     paint(
       90,
       text(`${line.kind}${line.route && line.route !== line.path ? ` ${line.route}` : ""} ${line.ms}ms`),

@@ -7,7 +7,7 @@ import type { AppEnv, CapturedError, ErrorReport, ReportError } from "./context"
  * A thrown value as text, whatever it is: `String(Object.create(null))` throws, a getter may
  * throw, a Response has no useful String(). Never throws itself.
  */
-function describeThrown(error: unknown): { name: string; message: string; stack?: string } {
+export function describeThrown(error: unknown): { name: string; message: string; stack?: string } {
   try {
     if (error instanceof Error) {
       return { name: String(error.name), message: String(error.message), stack: error.stack };
@@ -30,8 +30,8 @@ function describeThrown(error: unknown): { name: string; message: string; stack?
   }
 }
 
-/** 8-16 characters of [0-9a-z], derived from the (described) error and the request it happened in. */
-function digestOf({ name, message, stack }: ReturnType<typeof describeThrown>, ray: string): string {
+/** 8-16 characters of [0-9a-z], derived from the (described) error and the request (or run) it happened in. */
+export function digestOf({ name, message, stack }: ReturnType<typeof describeThrown>, ray: string): string {
   return cyrb53(`${ray}\n${name}\n${message}\n${stack ?? ""}`)
     .toString(36)
     .padStart(11, "0")
@@ -53,7 +53,7 @@ function cyrb53(input: string): number {
 }
 
 /** Used when even describing the error failed: still a digest, still on the log line. */
-const UNDESCRIBABLE = "0000000000x";
+export const UNDESCRIBABLE = "0000000000x";
 
 /**
  * Sets the request's `capture`: a thrown value in, its digest out, recorded once. Every digest a

@@ -78,7 +78,10 @@ export interface ErrorReport {
   digest: string;
   route: string | null;
   ray: string;
-  request: Request;
+  /** The request it happened in; none for work that runs without one (scheduled.ts). */
+  request?: Request;
+  /** The cron of the scheduled run it happened in (scheduled.ts). */
+  cron?: string;
   env: Env;
   /** The build id, as the release the error belongs to. */
   release: string;

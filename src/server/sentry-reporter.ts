@@ -30,9 +30,19 @@ export function createSentryReporter({
   fetcher,
   flushTimeoutMs = 5_000,
 }: SentryReporterOptions = {}): ReportError {
-  return async function reportToSentry({ error, digest, route, ray, request, env, release }: ErrorReport) {
+  return async function reportToSentry({
+    error,
+    digest,
+    route,
+    ray,
+    request,
+    cron,
+    env,
+    release,
+  }: ErrorReport) {
     if (!parseDsn(env.SENTRY_DSN)) return; // no DSN: nothing is sent (the log line still is)
-    let sentry = clients.get(request);
+    // A scheduled run has no request: a client of its own for each report.
+    let sentry = request && clients.get(request);
     if (!sentry) {
       sentry = new Toucan({
         dsn: env.SENTRY_DSN,
@@ -46,9 +56,10 @@ export function createSentryReporter({
         },
         transportOptions: fetcher ? { fetcher } : undefined,
       });
-      clients.set(request, sentry);
+      if (request) clients.set(request, sentry);
     }
-    sentry.captureException(error, { captureContext: { tags: { digest, route: route ?? "(none)", ray } } });
+    const tags = { digest, route: route ?? "(none)", ray, ...(cron === undefined ? {} : { cron }) };
+    sentry.captureException(error, { captureContext: { tags } });
     // The app's capture() already holds this promise in ctx.waitUntil: no response waits on it.
     await sentry.getClient()?.flush(flushTimeoutMs);
   };

@@ -3,6 +3,13 @@
 import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { parse, serialize } from "hono/utils/cookie";
 import type { D1Session } from "../shared/route-module";
+import {
+  MALFORMED_KEY,
+  NO_ADDRESS_KEY,
+  visitorKey,
+  withinVisitorLimit,
+  type VisitorLimits,
+} from "../shared/visitor-limit";
 
 export const SESSION_COOKIE = "__Host-session";
 /** A session lasts this long after the visitor's last request that slid it (seconds). */
@@ -57,11 +64,15 @@ export function clearedSessionCookie(): string {
   return sessionCookie("", 0);
 }
 
+/** The session cookie's value as sent, whatever its shape; undefined without one. */
+function sentCookie(request: Request): string | undefined {
+  const header = request.headers.get("Cookie");
+  return header ? parse(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
+}
+
 /** The session token the request's cookie carries, if it has the shape of one (no D1 query otherwise). */
 export function sessionToken(request: Request): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
-  const token = parse(header, SESSION_COOKIE)[SESSION_COOKIE];
+  const token = sentCookie(request);
   return token !== undefined && TOKEN.test(token) ? token : null;
 }
 
@@ -73,9 +84,16 @@ export interface CreatedSession {
 
 /**
  * Signs an account in: always a new token (a token the visitor had before names nothing new, so it
- * cannot be fixed in advance). The account's expired sessions go in the same batch.
+ * cannot be fixed in advance). The account's expired sessions go in the same batch, and so does the
+ * session `replacing` (the sign-in request) carried, whichever account it was: one browser, one session.
  */
-export async function createSession(db: D1Session, accountId: string, now: number): Promise<CreatedSession> {
+export async function createSession(
+  db: D1Session,
+  accountId: string,
+  now: number,
+  replacing?: Request,
+): Promise<CreatedSession> {
+  const carried = replacing && sessionToken(replacing);
   const token = newSessionToken();
   const session: Session = {
     id: await sessionId(token),
@@ -85,6 +103,7 @@ export async function createSession(db: D1Session, accountId: string, now: numbe
     absoluteExpiresAt: now + SESSION_ABSOLUTE_S,
   };
   await db.batch([
+    ...(carried ? [db.prepare("DELETE FROM sessions WHERE id = ?").bind(await sessionId(carried))] : []),
     db.prepare("DELETE FROM sessions WHERE account_id = ?1 AND expires_at <= ?2").bind(accountId, now),
     db
       .prepare(
@@ -123,23 +142,69 @@ export interface ReadOptions {
    * in `joined` too. Code, never input: the expressions go into the SQL as written.
    */
   also?: { table: string; columns: readonly string[]; select?: Readonly<Record<string, string>> };
+  /**
+   * Given the `Set-Cookie` value that removes the cookie when the request's cookie names no live
+   * session (malformed, unknown, expired, revoked): a browser stops sending a dead token.
+   */
+  clear?(cookie: string): void;
+  /**
+   * The visitor's lookups of a token that names nothing count against `limits`; past them, no token
+   * of that visitor is looked up for `periodS` (a signed-out visitor, no D1 query), in this isolate.
+   */
+  misses?: { limits: VisitorLimits; periodS: number };
 }
+
+/**
+ * Visitors past their misses' limit, by key, until when (ms); and the sessions this isolate has
+ * found live, so a held visitor's real session (an office behind one address) is still looked up.
+ * At most MAX_KEPT each, the oldest let go first.
+ */
+const held = new Map<string, number>();
+const seenLive = new Map<string, number>();
+const MAX_KEPT = 10_000;
+/** How long a session found live may still be looked up for a held visitor: a day of its life. */
+const SEEN_LIVE_MS = 24 * 60 * 60 * 1000;
+
+function isKept(kept: Map<string, number>, key: string): boolean {
+  const until = kept.get(key);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  kept.delete(key);
+  return false;
+}
+
+function keep(kept: Map<string, number>, key: string, until: number): void {
+  kept.delete(key);
+  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, until);
+}
+
+/** A key many visitors share (no address: only off Cloudflare; one that is no address) is never held. */
+const holdable = (key: string) => key !== NO_ADDRESS_KEY && key !== MALFORMED_KEY;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /**
  * The visitor's session, or null for a signed-out visitor: no cookie, a malformed, unknown, forged,
- * expired or revoked token. One D1 query (none without a well-formed token). Past half its idle
+ * expired or revoked token (its cookie cleared through `clear`). One D1 query (none without a
+ * well-formed token, nor for a visitor past `misses`). Past half its idle
  * life the expiry slides (never past the absolute limit), written after the answer.
  */
 export async function readSession(
   db: D1Session,
   request: Request,
-  { now, waitUntil, also }: ReadOptions,
+  { now, waitUntil, also, clear, misses }: ReadOptions,
 ): Promise<ReadSession | null> {
+  const dead = () => {
+    if (sentCookie(request) !== undefined) clear?.(clearedSessionCookie());
+    return null;
+  };
   const token = sessionToken(request);
-  if (token === null) return null;
+  if (token === null) return dead();
   const id = await sessionId(token);
+  const visitor = misses && visitorKey(request);
+  // Held: not known to be dead, so the cookie stays; the visitor is signed out until the hold ends.
+  if (visitor && isKept(held, visitor) && !isKept(seenLive, id)) return null;
   const selected = Object.entries(also?.select ?? {});
   const names = also ? [also.table, ...also.columns] : [];
   if (!names.every((name) => IDENTIFIER.test(name))) throw new Error(`readSession: not SQL names: ${names}`);
@@ -157,7 +222,13 @@ export async function readSession(
     )
     .bind(id, now)
     .first<Row & Record<string, unknown>>();
-  if (!row) return null;
+  if (!row) {
+    if (misses && holdable(visitor!) && !(await withinVisitorLimit(request, misses.limits))) {
+      keep(held, visitor!, Date.now() + misses.periodS * 1000);
+    }
+    return dead();
+  }
+  if (misses) keep(seenLive, id, Date.now() + SEEN_LIVE_MS);
   const extra = also
     ? {
         joined: Object.fromEntries([

@@ -1,5 +1,5 @@
-// verge:dev: the dev server: wrangler dev's port, saves seen once whole, no build served
-// (dev-guard.ts), the page's entry loading Vite's client, React Refresh and verge's dev hooks
+// verge:dev: the dev server: wrangler dev's port, saves seen once whole, no build nor any file
+// but the app's sources and assets served (dev-guard.ts), the page's entry loading Vite's client, React Refresh and verge's dev hooks
 // first, and a save that changes only what the worker runs made a data refresh (dev-data.ts).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,7 +7,7 @@ import type { Plugin } from "vite";
 import { isClient, rel, type Verge } from "./context.ts";
 import { serverEdits } from "./dev-data.ts";
 import { markRuns } from "./dev-refresh.ts";
-import { deniedFiles, refuseBuilds } from "./dev-guard.ts";
+import { deniedFiles, refuseBuilds, refuseNonSources } from "./dev-guard.ts";
 
 /** The browser's dev hooks (client/dev.ts). */
 const DEV_CLIENT = fileURLToPath(new URL("../../client/dev.ts", import.meta.url));
@@ -37,6 +37,7 @@ export function dev(verge: Verge): Plugin {
       verge.serving = true;
       const { root, build } = server.config;
       server.middlewares.use(refuseBuilds(root, path.resolve(root, build.outDir)));
+      server.middlewares.use(refuseNonSources(root));
     },
     transform: {
       // After verge:server-only's (listed before it): what the browser is given of the file.

@@ -16,6 +16,7 @@ import { preview } from "./preview.ts";
 import { serverOnly } from "./server-only.ts";
 import { staticFiles } from "./static-files.ts";
 import { oddMethods } from "./odd-methods.ts";
+import { requestTarget } from "./request-target.ts";
 
 export { localVars };
 export { BUILD_REPORT } from "./context.ts";
@@ -44,6 +45,8 @@ export function verge({
     // First: the local servers answer odd methods before the Cloudflare plugin tries to build a
     // Request of them.
     oddMethods(),
+    // Then a request target naming another host, before anything builds a URL of it.
+    requestTarget(),
     buildConfig(shared),
     manifest(shared),
     routeTable(shared),

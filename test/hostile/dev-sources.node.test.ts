@@ -88,6 +88,51 @@ describe("the dev server", () => {
     }
   });
 
+  it("refuses ?raw, ?url and ?inline of a route module: its source holds its loader and actions", async () => {
+    // Each page's own module: the browser is given it without the worker's exports, never whole.
+    const page = "/src/app/pages/guestbook.tsx";
+    for (const query of [
+      "?raw",
+      "?url",
+      "?inline",
+      "?import&raw",
+      "?raw&import",
+      "?url&import",
+      "?inline&lang.css",
+    ]) {
+      for (const url of [page + query, `/@fs${path.join(root, page)}${query}`]) {
+        const response = await fetch(base + url);
+        const body = await response.text();
+        expect(response.status, url).toBe(404);
+        expect(body, url).not.toContain("addEntry");
+        expect(body, url).not.toContain("INSERT");
+      }
+    }
+  });
+
+  it("serves no file outside the app's sources and assets: the schema, the package, the config", async () => {
+    const files = [
+      "migrations/0001_guestbook.sql",
+      "migrations/0004_accounts.sql",
+      "package.json",
+      "package-lock.json",
+      "wrangler.toml",
+      "tsconfig.json",
+      "README.md",
+    ];
+    for (const file of files) {
+      expect(existsSync(path.join(root, file)), file).toBe(true);
+      for (const url of [`/${file}`, `/${file}?raw`, `/${file}?import`, `/@fs${path.join(root, file)}`]) {
+        const response = await fetch(base + url);
+        const body = await response.text();
+        expect(response.status, url).toBe(404);
+        expect(body, url).not.toMatch(
+          /CREATE TABLE|"devDependencies"|compatibility_date|"compilerOptions"|# verge/,
+        );
+      }
+    }
+  });
+
   it("still serves the app's pages and the browser's modules (the checks above are not blanket)", async () => {
     // The worker may still be starting (workerd, the first dependency scan): wait for the page.
     await expect.poll(async () => (await fetch(`${base}/`)).status, { timeout: 30_000 }).toBe(200);
@@ -98,5 +143,9 @@ describe("the dev server", () => {
     const entry = await (await fetch(`${base}/client/entry.tsx`)).text();
     expect(entry.indexOf('"/@vite/client"')).toBeGreaterThanOrEqual(0);
     expect(entry).toContain("/client/dev.ts");
+    // A stylesheet as a module and as a file, and a dependency Vite prepared.
+    expect((await fetch(`${base}/src/app/styles.css`)).status).toBe(200);
+    expect((await fetch(`${base}/src/app/styles.css?direct`)).status).toBe(200);
+    expect((await fetch(`${base}/@vite/client`)).status).toBe(200);
   });
 });

@@ -1,17 +1,31 @@
 // The moderation webhook (src/app/endpoints/moderation.ts) through the product's app and local D1:
-// it hides an entry only for a body signed with MODERATION_SECRET, and refuses everything else
-// with a 4xx, never a 5xx.
+// it hides an entry only for a body signed with MODERATION_SECRET within the last 5 minutes, and
+// refuses everything else with a 4xx, never a 5xx; a sender past its limit gets 429 before any hashing.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app";
 import { countEntries, listEntries } from "../../src/app/db/guestbook.server";
 import { recordedApp } from "../worker/apps";
 import { uniqueName } from "../worker/action-helpers";
+import { randomIp } from "../worker/relay-support";
+import { awaitFreshWindow, FRESH_WINDOW_TIMEOUT_MS } from "../support/rate-limit";
 
 const SECRET = "a moderation secret of more than 32 bytes, for tests";
 const { send } = recordedApp(app.routes);
 
-async function sign(body: string, secret = SECRET): Promise<string> {
+const now = () => Math.floor(Date.now() / 1000);
+
+/** The X-Signature of `body` signed at `timestamp` (Unix seconds): the HMAC of "<timestamp>." and the body. */
+async function signAt(timestamp: number | string, body: string, secret = SECRET): Promise<string> {
+  return signBytes(`${timestamp}.${body}`, secret);
+}
+
+/** Both headers of a body signed now (or at `timestamp`). */
+async function signed(body: string, { secret = SECRET, timestamp = now() } = {}) {
+  return { "X-Signature-Timestamp": String(timestamp), "X-Signature": await signAt(timestamp, body, secret) };
+}
+
+async function signBytes(body: string, secret = SECRET): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(secret),
@@ -31,7 +45,12 @@ function hook(
 ) {
   return send(
     "/hooks/moderation",
-    { method: "POST", body, headers: { "Content-Type": "application/json", ...headers } },
+    // A sender of its own for each request, unless the test names one: the limit is per sender.
+    {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": randomIp(), ...headers },
+    },
     vars,
   );
 }
@@ -64,7 +83,7 @@ describe("the moderation webhook", () => {
       body: answer,
       lines,
     } = await hook(body, {
-      "X-Signature": await sign(body),
+      ...(await signed(body)),
       Origin: "https://moderation.example",
       "Sec-Fetch-Site": "cross-site",
     });
@@ -80,7 +99,7 @@ describe("the moderation webhook", () => {
   it("hides an entry once: the same signed body again changes nothing", async () => {
     const id = await newEntry();
     const body = JSON.stringify({ hide: id });
-    const headers = { "X-Signature": await sign(body) };
+    const headers = await signed(body);
     expect((await hook(body, headers)).response.status).toBe(200);
     const after = await countEntries(env.DB);
     expect((await hook(body, headers)).response.status).toBe(200);
@@ -90,15 +109,15 @@ describe("the moderation webhook", () => {
   it("refuses a wrong signature with 401, and hides nothing", async () => {
     const id = await newEntry();
     const body = JSON.stringify({ hide: id });
-    const { response } = await hook(body, { "X-Signature": await sign(body, `${SECRET} but another`) });
+    const { response } = await hook(body, await signed(body, { secret: `${SECRET} but another` }));
     expect(response.status).toBe(401);
     expect(await hidden(id)).toBe(false);
   });
 
   it("refuses a body replayed with another body's signature", async () => {
     const [first, second] = [await newEntry(), await newEntry()];
-    const signature = await sign(JSON.stringify({ hide: first }));
-    const { response } = await hook(JSON.stringify({ hide: second }), { "X-Signature": signature });
+    const headers = await signed(JSON.stringify({ hide: first }));
+    const { response } = await hook(JSON.stringify({ hide: second }), headers);
     expect(response.status).toBe(401);
     expect(await hidden(second)).toBe(false);
   });
@@ -106,7 +125,8 @@ describe("the moderation webhook", () => {
   it("refuses a missing or malformed X-Signature with 401", async () => {
     const id = await newEntry();
     const body = JSON.stringify({ hide: id });
-    const hex = (await sign(body)).slice("sha256=".length);
+    const timestamp = String(now());
+    const hex = (await signAt(timestamp, body)).slice("sha256=".length);
     const cases: Record<string, string>[] = [
       {},
       { "X-Signature": hex },
@@ -114,7 +134,9 @@ describe("the moderation webhook", () => {
       { "X-Signature": "sha256=00" },
     ];
     for (const headers of cases) {
-      expect((await hook(body, headers)).response.status).toBe(401);
+      expect((await hook(body, { "X-Signature-Timestamp": timestamp, ...headers })).response.status).toBe(
+        401,
+      );
     }
     expect(await hidden(id)).toBe(false);
   });
@@ -124,8 +146,8 @@ describe("the moderation webhook", () => {
     const id = await newEntry();
     const body = JSON.stringify({ hide: id });
     for (const secret of [undefined, "", "short"]) {
-      const signature = await sign(body, secret || "x");
-      const { response } = await hook(body, { "X-Signature": signature }, { MODERATION_SECRET: secret });
+      const headers = await signed(body, { secret: secret || "x" });
+      const { response } = await hook(body, headers, { MODERATION_SECRET: secret });
       expect(response.status).toBe(401);
     }
     expect(await hidden(id)).toBe(false);
@@ -146,7 +168,7 @@ describe("the moderation webhook", () => {
       '{"hide":1,"also":2}',
       "\xff",
     ]) {
-      const { response, body: answer } = await hook(body, { "X-Signature": await sign(body) });
+      const { response, body: answer } = await hook(body, await signed(body));
       expect(response.status, body).toBe(400);
       expect(JSON.parse(answer)).toHaveProperty("error.message");
     }
@@ -154,15 +176,71 @@ describe("the moderation webhook", () => {
 
   it("answers 404 for an entry that does not exist", async () => {
     const body = JSON.stringify({ hide: 2_000_000_000 });
-    const { response } = await hook(body, { "X-Signature": await sign(body) });
+    const { response } = await hook(body, await signed(body));
     expect(response.status).toBe(404);
   });
 
   it("refuses a body over 1 MiB with 413 and another method with 405", async () => {
     const body = JSON.stringify({ hide: 1, pad: "x".repeat(1024 * 1024) });
-    expect((await hook(body, { "X-Signature": await sign(body) })).response.status).toBe(413);
+    expect((await hook(body, await signed(body))).response.status).toBe(413);
     const get = await send("/hooks/moderation", {}, { MODERATION_SECRET: SECRET });
     expect(get.response.status).toBe(405);
     expect(get.response.headers.get("Allow")).toBe("POST, OPTIONS");
   });
+  it("refuses a body signed without a time, as one leaked from the old scheme, with 401", async () => {
+    const id = await newEntry();
+    const body = JSON.stringify({ hide: id });
+    const { response } = await hook(body, { "X-Signature": await signBytes(body) });
+    expect(response.status).toBe(401);
+    expect(await hidden(id)).toBe(false);
+  });
+
+  it("refuses a signature made more than 5 minutes ago, or ahead of the clock, and hides nothing", async () => {
+    const id = await newEntry();
+    const body = JSON.stringify({ hide: id });
+    for (const timestamp of [now() - 301, now() + 301, 0]) {
+      const { response, body: answer } = await hook(body, await signed(body, { timestamp }));
+      expect(response.status, String(timestamp)).toBe(401);
+      expect(answer).toContain("5 minutes");
+    }
+    expect(await hidden(id)).toBe(false);
+    // Within the window, either side of the clock.
+    expect((await hook(body, await signed(body, { timestamp: now() - 240 }))).response.status).toBe(200);
+    expect(await hidden(id)).toBe(true);
+  });
+
+  it("refuses a signed time changed apart from its body", async () => {
+    const id = await newEntry();
+    const body = JSON.stringify({ hide: id });
+    const old = await signed(body, { timestamp: now() - 3600 });
+    const { response } = await hook(body, { ...old, "X-Signature-Timestamp": String(now()) });
+    expect(response.status).toBe(401);
+    expect(await hidden(id)).toBe(false);
+  });
+
+  it(
+    "answers a sender's 31st request in a minute 429 with Retry-After, signed or not, before hashing it",
+    async () => {
+      await awaitFreshWindow();
+      const sender = { "CF-Connecting-IP": randomIp() };
+      const big = JSON.stringify({ hide: 1, pad: "x".repeat(512 * 1024) });
+      for (let i = 0; i < 30; i++) {
+        const { response } = await hook(big, {
+          ...sender,
+          "X-Signature": `sha256=${"0".repeat(64)}`,
+          "X-Signature-Timestamp": String(now()),
+        });
+        expect(response.status).toBe(401);
+      }
+      const id = await newEntry();
+      const body = JSON.stringify({ hide: id });
+      const { response } = await hook(body, { ...sender, ...(await signed(body)) });
+      expect(response.status).toBe(429);
+      expect(response.headers.get("Retry-After")).toBe("60");
+      expect(await hidden(id)).toBe(false);
+      // Another sender is not held back.
+      expect((await hook(body, await signed(body))).response.status).toBe(200);
+    },
+    FRESH_WINDOW_TIMEOUT_MS + 30_000,
+  );
 });

@@ -147,3 +147,49 @@ describe("npm run logs stack frames", () => {
     expect(stderr).toBe("");
   });
 });
+
+describe("npm run logs reading a scheduled run's line", () => {
+  // What src/server/scheduled.ts writes: no method, path nor status; the cron and what it swept.
+  const run = {
+    ts: "2026-11-21T14:17:00.000Z",
+    level: "error",
+    kind: "scheduled",
+    cron: "17 * * * *",
+    ms: 31.4,
+    ray: "ray-cron",
+    swept: { sessions: 12 },
+    timings: { "job:sessions": [0, 3.1], d1: [0.2, 2.8] },
+    d1_queries: 1,
+    digest: "a1b2c3d4e5f",
+    message: "D1_ERROR: no such table: security_events",
+  };
+  // The tail shows a cron's event as it shows a request's, its log lines under `logs`.
+  const tailed = JSON.stringify({
+    outcome: "ok",
+    scriptName: "verge",
+    exceptions: [],
+    logs: [{ message: [JSON.stringify(run)], level: "log", timestamp: 1795270620000 }],
+    eventTimestamp: 1795270620000,
+    event: { cron: run.cron, scheduledTime: 1795270620000 },
+  });
+
+  it.each([
+    ["npm run dev", [JSON.stringify(failing), JSON.stringify(run)].join("\n")],
+    ["wrangler tail --format json", [tailEvent(failing), tailed].join("\n")],
+  ])("keeps it with --kind scheduled in %s output, and prints its cron and what it swept", (_, input) => {
+    const { stdout } = logs(["--kind", "scheduled", "--json"], input);
+    expect(
+      stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([run]);
+    const printed = logs(["--kind", "scheduled"], input).stdout;
+    expect(printed).toContain(
+      '2026-11-21 14:17:00.000 ERROR cron "17 * * * *" scheduled 31.4ms  ray=ray-cron  digest=a1b2c3d4e5f',
+    );
+    expect(printed).toContain('swept={"sessions":12} d1_queries=1');
+    expect(printed).toContain("job:sessions 3.1");
+    expect(logs(["--digest", "a1b2c3d4e5f", "--json"], input).stdout).toContain('"ray":"ray-cron"');
+  });
+});

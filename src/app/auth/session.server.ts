@@ -41,6 +41,13 @@ export const visitorReadKey = createContext<Record<string, unknown>>("visitor-re
 /** SQL expressions by name, over the session row `s`: code, never input. */
 export type VisitorSelect = Readonly<Record<string, string>>;
 
+/** The SESSION_MISS_LIMITER's period (wrangler.toml). */
+const SESSION_MISS_PERIOD_S = 60;
+const SESSION_MISS_LIMITS = (env: MiddlewareArgs["env"]) => ({
+  visitor: [env.SESSION_MISS_LIMITER, "SESSION_MISS_LIMITER"] as const,
+  network: [env.SESSION_MISS_NETWORK_LIMITER, "SESSION_MISS_NETWORK_LIMITER"] as const,
+});
+
 /** The session's account, read once per request: the second middleware to ask finds it in the context. */
 async function visitorAccount(
   { request, env, ctx, context, headers }: MiddlewareArgs,
@@ -53,6 +60,9 @@ async function visitorAccount(
     now,
     waitUntil: (promise) => ctx.waitUntil(promise),
     also: { table: "accounts", columns: ["display_name"], select: { ...select, ...SESSION_COLUMNS } },
+    // A dead cookie is removed; a visitor sending tokens that name nothing stops costing queries.
+    clear: (cookie) => headers.append("Set-Cookie", cookie),
+    misses: { limits: SESSION_MISS_LIMITS(env), periodS: SESSION_MISS_PERIOD_S },
   });
   const { session_proved_at: provedAt, session_last_used_at: lastUsedAt, ...joined } = read?.joined ?? {};
   const account = read && { id: read.session.accountId, displayName: String(joined.display_name) };

@@ -50,7 +50,8 @@ export async function POST({ request, url, params, env }: EndpointArgs<"/sign-in
       ? await registered(env, request, body.credential, now)
       : await authenticated(env, request, body.credential, now);
   if (!verified) return notVerified();
-  const { session, cookie } = await createSession(env.DB, verified, now);
+  // The session this browser carried (another account's, or a stale one of this) ends here.
+  const { session, cookie } = await createSession(env.DB, verified, now, request);
   // Its owner sees the new session, on which device, in the account's sessions and events.
   const device = deviceName(request.headers.get("User-Agent"));
   await describeNewSession(env.DB, { sessionId: session.id, accountId: verified, device, now });
