@@ -25,8 +25,12 @@ const pages = routes
   .map((route) => route.path);
 
 const config = { ...product, manifest };
-/** documentTree reads the app from the request's context, and nothing else. */
-const context = { get: (key: string) => (key === "app" ? config : undefined) } as unknown as AppContext;
+/** What documentTree reads of the request's context: the app, and the page's address. */
+const contextFor = (path: string) =>
+  ({
+    get: (key: string) => (key === "app" ? config : undefined),
+    req: { url: new URL(path, "http://localhost").href },
+  }) as unknown as AppContext;
 
 /** The page as the worker loads it for `cookie`'s visitor: its page data, deferred values settled. */
 async function pageData(path: string, cookie: string): Promise<PageData> {
@@ -66,7 +70,7 @@ async function rendered(
     })),
   );
   const nonce = "bm9uY2Utb2YtdGhlLXRlc3Q";
-  const tree = documentTree(context, { module, layouts }, live(page), nonce, scriptSafeJson(page));
+  const tree = documentTree(contextFor(path), { module, layouts }, live(page), nonce, scriptSafeJson(page));
   try {
     const stream = await server.renderToReadableStream(tree, {
       nonce,

@@ -35,6 +35,15 @@ async function addChallenges(prefix: string, count: number, expiresAt: number) {
     .run();
 }
 
+/** A security event of `account`'s, `daysAgo` before the run. */
+async function addEvent(accountId: string, daysAgo: number, detail: string) {
+  await env.DB.prepare(
+    "INSERT INTO security_events (account_id, kind, at, detail) VALUES (?, 'session-started', ?, ?)",
+  )
+    .bind(accountId, NOW - daysAgo * 86_400, detail)
+    .run();
+}
+
 const ids = async (table: string, column: string, like: string) =>
   (
     await env.DB.prepare(`SELECT ${column} AS id FROM ${table} WHERE ${column} LIKE ? ORDER BY 1`)
@@ -70,7 +79,7 @@ const scheduledLines = () =>
     .filter((line) => line?.kind === "scheduled") as Record<string, any>[];
 
 describe("the worker's scheduled handler", () => {
-  it("deletes expired sessions and challenges, keeps live ones, and logs the run", async () => {
+  it("deletes expired sessions, challenges and old events, keeps live ones, and logs the run", async () => {
     const account = await newAccount("Sweep tester");
     await addSession("sweep-idle", account, NOW - 1, NOW + 1000);
     await addSession("sweep-absolute", account, NOW, NOW);
@@ -78,6 +87,9 @@ describe("the worker's scheduled handler", () => {
     // More than one batch (500): the sweep goes on until a batch comes back short.
     await addChallenges("sweep-old", 1_203, NOW - 60);
     await addChallenges("sweep-live", 2, NOW + 60);
+    // Past the 90 days the account page shows, and within them.
+    await addEvent(account, 91, "sweep-old");
+    await addEvent(account, 89, "sweep-recent");
 
     await runAt(worker.scheduled);
 
@@ -86,20 +98,21 @@ describe("the worker's scheduled handler", () => {
       "sweep-live-1",
       "sweep-live-2",
     ]);
+    expect(await ids("security_events", "detail", "sweep-%")).toEqual(["sweep-recent"]);
     const [line, ...more] = scheduledLines();
     expect(more).toEqual([]);
     expect(line).toMatchObject({
       level: "info",
       kind: "scheduled",
       cron: CRON,
-      swept: { sessions: 2, webauthn_challenges: 1_203 },
-      // One statement for the sessions, three batches of challenges (500, 500, 203).
-      d1_queries: 4,
+      swept: { sessions: 2, webauthn_challenges: 1_203, security_events: 1 },
+      // One statement for the sessions, three batches of challenges (500, 500, 203), one for events.
+      d1_queries: 5,
     });
     expect(line).not.toHaveProperty("digest");
     expect(typeof line!.ms).toBe("number");
     expect(Object.keys(line!.timings)).toEqual(
-      expect.arrayContaining(["job:sessions", "job:webauthn_challenges", "d1"]),
+      expect.arrayContaining(["job:sessions", "job:webauthn_challenges", "job:security_events", "d1"]),
     );
   });
 
