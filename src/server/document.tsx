@@ -15,7 +15,7 @@ import { DeferredTimeoutError, deferredTimeout, splitDeferred } from "./deferred
 import { answerHeaders, requestNonce } from "./headers";
 import { htmlResponse } from "./respond";
 import { reporterConfig } from "./reporter-config";
-import { routeLine } from "./route-discovery";
+import { routeLine } from "./route-line";
 import { vitalsSampled } from "./vitals";
 import { logWhenSettled } from "./logger";
 import { timed } from "./timings";

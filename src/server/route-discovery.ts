@@ -7,16 +7,15 @@ import {
   MAX_ACTION_BODY_BYTES,
   MAX_DISCOVERED_PATHS,
   STATUS,
-  type ChunkRef,
   type RouteLine,
   type RoutesAnswer,
 } from "../shared/protocol";
-import type { RouteModule, RouteTable } from "../shared/route-module";
-import type { RouteDefinition } from "../shared/routing";
+import type { RouteTable } from "../shared/route-module";
 import type { AppContext } from "./context";
 import { HttpError } from "./errors";
 import { bodyTooLarge } from "./guards";
-import { moduleId, type ClientManifest } from "./manifest";
+import type { ClientManifest } from "./manifest";
+import { routeLine } from "./route-line";
 import { sentUrl, type RequestHandler } from "./request-handler";
 import { jsonResponse } from "./respond";
 
@@ -25,36 +24,6 @@ export const MAX_DISCOVERED_PATH_LENGTH = 1024;
 
 /** One build's answer for one URL never changes: it may be kept as long as the assets are. */
 export const DISCOVERY_CACHE_CONTROL = "public, max-age=31536000, immutable";
-
-/** A module's chunk as the browser imports it: the built chunk, or under `vite dev` its source. */
-function chunkOf(manifest: ClientManifest, module: object | null): ChunkRef | undefined {
-  const id = moduleId(module);
-  if (id === undefined) return undefined;
-  return manifest.mode === "development" ? { file: id } : manifest.modules[id];
-}
-
-/**
- * The line of `route` for the browser, from its modules once loaded (their ids name their chunks).
- * An endpoint's has no module: the browser loads it in full.
- */
-export function routeLine(
-  manifest: ClientManifest,
-  route: RouteDefinition<RouteModule>,
-  module: object | null,
-  layouts: readonly (object | null)[],
-): RouteLine {
-  if (route.kind === "endpoint") return { path: route.path, kind: "endpoint" };
-  const line: RouteLine = { path: route.path, kind: "page", module: chunkOf(manifest, module) };
-  const chain = route.layouts ?? [];
-  if (chain.length > 0) {
-    line.layouts = chain.map((layout, i) => ({
-      id: layout.id,
-      params: layout.params,
-      module: chunkOf(manifest, layouts[i] ?? null),
-    }));
-  }
-  return line;
-}
 
 /** The line of the route matching `path`, its modules loaded to know their chunks; null: none matches. */
 async function lineFor(
