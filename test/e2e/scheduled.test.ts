@@ -27,7 +27,11 @@ describe("the scheduled handler, triggered by hand under npm run dev", () => {
         expect.objectContaining({
           level: "info",
           cron: CRON,
-          swept: { sessions: expect.any(Number), webauthn_challenges: expect.any(Number) },
+          swept: {
+            sessions: expect.any(Number),
+            webauthn_challenges: expect.any(Number),
+            security_events: expect.any(Number),
+          },
         }),
       ]);
   });
