@@ -56,6 +56,10 @@ export async function startVisitorProxy(address: string): Promise<VisitorProxy> 
         method: incoming.method,
         path: target.pathname + target.search,
         headers,
+        // A connection of its own: Node's shared agent keeps sockets alive between requests, and
+        // one the server closed as idle the moment it was reused failed the browser's request
+        // unsent (a page's chunk, so the page never hydrated).
+        agent: false,
       },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndRaw(answer.rawHeaders));
