@@ -3,18 +3,9 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { useBrowser, openPage, pageFetches, trackFetches, TEST_APP } from "./support";
-import { heading, unexpected } from "./navigation-helpers";
+import { heading, unexpected, openFormsHydrated } from "./navigation-helpers";
 
 const browser = useBrowser();
-
-/** Opens `path` once React handles its forms (before hydration they post as plain HTML). */
-async function openHydrated(page: Page, path: string) {
-  await page.goto(path);
-  await page.waitForFunction(() => {
-    const form = document.querySelector("form[method=post]");
-    return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
-  });
-}
 
 /** How many times the outer layout's loader had run when its data was shown. */
 const outerLoads = async (page: Page) =>
@@ -41,7 +32,7 @@ describe("after an action", () => {
   it("loads a redirect's target anew, with its layouts, though it was prefetched before", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
     await trackFetches(page);
-    await openHydrated(page, "/nest/fresh/a");
+    await openFormsHydrated(page, "/nest/fresh/a");
     const before = await outerLoads(page);
     await prefetched(page, "Page b", "/nest/fresh/b");
 
@@ -56,7 +47,7 @@ describe("after an action", () => {
   it("drops a prefetched page and the kept layouts after a refusal too", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
     await trackFetches(page);
-    await openHydrated(page, "/nest/refused/a");
+    await openFormsHydrated(page, "/nest/refused/a");
     const before = await outerLoads(page);
     await prefetched(page, "Page b", "/nest/refused/b");
 

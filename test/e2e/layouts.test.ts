@@ -4,7 +4,14 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { useBrowser, openPage, TEST_APP } from "./support";
-import { announced, heading, location, marker, transitionDone } from "./navigation-helpers";
+import {
+  announced,
+  heading,
+  location,
+  marker,
+  transitionDone,
+  openLayoutsHydrated,
+} from "./navigation-helpers";
 
 const browser = useBrowser();
 
@@ -22,24 +29,11 @@ function pageDataAnswers(page: Page): Record<string, any>[] {
   return answers;
 }
 
-/** Opens `path` and clicks a layout's counter until React answers (before hydration clicks do nothing). */
-async function openHydrated(page: Page, path: string) {
-  await page.goto(path);
-  const counter = page.getByTestId("outer-count");
-  await expect
-    .poll(async () => {
-      await counter.click();
-      return counter.textContent();
-    })
-    .not.toBe("outer count 0");
-  await page.evaluate(() => Object.assign(window, { __document: "first" }));
-}
-
 describe("nested layouts", () => {
   it("keeps a layout mounted across a sibling navigation, its state kept and its data not loaded again", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
     const answers = pageDataAnswers(page);
-    await openHydrated(page, "/nest/first/a");
+    await openLayoutsHydrated(page, "/nest/first/a");
     const outerCount = await page.getByTestId("outer-count").textContent();
     await page.getByTestId("inner-count").click();
     await expect.poll(() => page.getByTestId("inner-count").textContent()).toBe("inner count 1");
@@ -75,7 +69,7 @@ describe("nested layouts", () => {
 
   it("follows a middleware's redirect client-side, and shows a failure in the layout above it", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    await openHydrated(page, "/nest/first/a");
+    await openLayoutsHydrated(page, "/nest/first/a");
     await page.evaluate(() => {
       for (const [href, text] of [
         ["/nest/first/b?guard=1", "Guarded"],

@@ -64,3 +64,30 @@ export const unexpected = (problems: string[], ...statuses: number[]) =>
         p.includes(`Failed to load resource: the server responded with a status of ${s}`),
       ),
   );
+
+/**
+ * Opens `path` below the tests' app's nested layouts once hydrated (the outer layout's counter
+ * counts a click only then), and marks the document; resolves to the counter's text.
+ */
+export async function openLayoutsHydrated(page: Page, path: string) {
+  await page.goto(path);
+  const counter = page.getByTestId("outer-count");
+  await expect
+    .poll(async () => {
+      await counter.click();
+      return counter.textContent();
+    })
+    .not.toBe("outer count 0");
+  await page.evaluate(() => Object.assign(window, { __document: "first" }));
+  return counter.textContent();
+}
+
+/** Opens `path` once React handles its forms (before hydration they post as plain HTML), and marks the document. */
+export async function openFormsHydrated(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForFunction(() => {
+    const form = document.querySelector("form[method=post]");
+    return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+  });
+  await page.evaluate(() => Object.assign(window, { __document: "first" }));
+}

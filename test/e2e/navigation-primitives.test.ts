@@ -3,19 +3,9 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { useBrowser, openPage, pageFetches, pageTurn, trackFetches, TEST_APP } from "./support";
-import { heading, location, marker, unexpected } from "./navigation-helpers";
+import { heading, location, marker, unexpected, openFormsHydrated } from "./navigation-helpers";
 
 const browser = useBrowser();
-
-/** Opens `path` once React handles its form, and marks the document. */
-async function openHydrated(page: Page, path: string) {
-  await page.goto(path);
-  await page.waitForFunction(() => {
-    const form = document.querySelector("form[method=post]");
-    return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
-  });
-  await page.evaluate(() => Object.assign(window, { __document: "first" }));
-}
 
 const text = (page: Page, id: string) => page.getByTestId(id).textContent();
 const loads = async (page: Page) => Number((await text(page, "loads"))!.replace(/\D+/g, ""));
@@ -57,7 +47,7 @@ describe("navigation primitives", () => {
 
   it("useSearchParams reads the query and its setter navigates: a new entry, or in place", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    await openHydrated(page, "/primitives?step=1");
+    await openFormsHydrated(page, "/primitives?step=1");
     expect(await text(page, "step")).toBe("step 1");
     const before = await loads(page);
     const entries = await historyLength(page);
@@ -83,7 +73,7 @@ describe("navigation primitives", () => {
 
   it("useNavigation says submitting with the form's data, then loading, then idle", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    await openHydrated(page, "/primitives");
+    await openFormsHydrated(page, "/primitives");
     const release = await hold(page, "POST");
     await page.getByLabel("Note").fill("hello");
     await page.getByRole("button", { name: "Send the note" }).click();
@@ -104,7 +94,7 @@ describe("navigation primitives", () => {
 
   it("useRevalidator loads the page's data again, and useNavigation stays idle meanwhile", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    await openHydrated(page, "/primitives?step=3");
+    await openFormsHydrated(page, "/primitives?step=3");
     const before = await loads(page);
     const release = await hold(page, "GET");
     await page.getByRole("button", { name: "Revalidate" }).click();
@@ -121,7 +111,7 @@ describe("navigation primitives", () => {
 
   it("navigate() and useNavigate() go client-side, and replace keeps the history's length", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    await openHydrated(page, "/primitives");
+    await openFormsHydrated(page, "/primitives");
     const entries = await historyLength(page);
     await page.getByRole("button", { name: "Navigate to slow" }).click();
     await expect.poll(() => heading(page)).toBe("Slow");
@@ -144,7 +134,7 @@ describe("navigation primitives", () => {
   it("Link prefetches when shown, on intent, or never, as told; replace replaces the entry", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
     await trackFetches(page);
-    await openHydrated(page, "/primitives");
+    await openFormsHydrated(page, "/primitives");
     // "render": without a hover.
     await expect.poll(async () => (await pageDataFor(page, "/errors")).length).toBe(1);
     // "none": a hover and a focus load nothing.

@@ -10,30 +10,17 @@ import {
   heading,
   location,
   marker,
+  openLayoutsHydrated,
   transitionDone,
   unexpected,
 } from "./navigation-helpers";
 
 const browser = useBrowser();
 
-/** Opens `path` below the nested layouts, hydrated: the outer layout's counter counts one click. */
-async function openHydrated(page: Page, path: string) {
-  await page.goto(path);
-  const counter = page.getByTestId("outer-count");
-  await expect
-    .poll(async () => {
-      await counter.click();
-      return counter.textContent();
-    })
-    .not.toBe("outer count 0");
-  await page.evaluate(() => Object.assign(window, { __document: "first" }));
-  return counter.textContent();
-}
-
 describe("notFound() from a loader, in the browser", () => {
   it("shows the not-found view inside the page's layouts after a client navigation", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    const count = await openHydrated(page, "/nest/first/a");
+    const count = await openLayoutsHydrated(page, "/nest/first/a");
     await addLink(page, "/nest/first/b?missing=page", "Missing page");
     await page.getByRole("link", { name: "Missing page" }).click();
     await expect.poll(() => location(page)).toBe("/nest/first/b?missing=page");
@@ -77,7 +64,7 @@ describe("notFound() from a loader, in the browser", () => {
 describe("notFound() from an action, in the browser", () => {
   it("shows the not-found view inside the layouts after a form sent with JavaScript", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    const count = await openHydrated(page, "/nest/first/a");
+    const count = await openLayoutsHydrated(page, "/nest/first/a");
     await page.getByLabel("Id", { exact: true }).fill("nope");
     await page.getByRole("button", { name: "Find" }).click();
     await expect.poll(() => heading(page)).toBe("Page not found");
@@ -107,7 +94,7 @@ describe("notFound() from an action, in the browser", () => {
 describe("a page's own ErrorView, in the browser", () => {
   it("shows its loader's failure inside the layouts after a client navigation", async () => {
     const { page, problems, context } = await openPage(browser(), TEST_APP);
-    await openHydrated(page, "/nest/first/a");
+    await openLayoutsHydrated(page, "/nest/first/a");
     await addLink(page, "/nest/first/own?fail=page", "Own error");
     await page.getByRole("link", { name: "Own error" }).click();
     await expect.poll(() => location(page)).toBe("/nest/first/own?fail=page");
@@ -122,7 +109,7 @@ describe("a page's own ErrorView, in the browser", () => {
 
   it("shows its render's failure in the browser inside the layouts, not the app's fallback", async () => {
     const { page, context } = await openPage(browser(), TEST_APP);
-    await openHydrated(page, "/nest/first/a");
+    await openLayoutsHydrated(page, "/nest/first/a");
     // The page data is fine; the page throws as it renders it, in the browser.
     await addLink(page, "/nest/first/own?throw=render", "Own render");
     await page.getByRole("link", { name: "Own render" }).click();
