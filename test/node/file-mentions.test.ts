@@ -22,7 +22,10 @@ function filesUnder(entry: string): string[] {
   const full = path.join(root, entry);
   if (!existsSync(full)) return [];
   if (!statSync(full).isDirectory()) return [entry];
-  return readdirSync(full).flatMap((name) => (SKIPPED.has(name) ? [] : filesUnder(path.join(entry, name))));
+  // A test's temporary app (test/node/.tmp-*) may vanish while this reads it: never the project's.
+  return readdirSync(full).flatMap((name) =>
+    SKIPPED.has(name) || name.startsWith(".tmp-") ? [] : filesUnder(path.join(entry, name)),
+  );
 }
 
 /** The text of every comment in a script (its strings and code left out). */

@@ -31,7 +31,7 @@ describe("/robots.txt", () => {
 });
 
 describe("/sitemap.xml", () => {
-  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
 
   it("lists every page without params and each guestbook page, at CANONICAL_ORIGIN", async () => {
     // Enough entries for a second page of the guestbook, whatever other files wrote.
@@ -55,16 +55,32 @@ describe("/sitemap.xml", () => {
       { length: pages - 1 },
       (_, i) => `https://verge.example/guestbook?page=${i + 2}`,
     );
-    expect(locs(body)).toEqual([
-      "https://verge.example/",
-      "https://verge.example/guestbook",
-      "https://verge.example/slow",
-      "https://verge.example/errors",
-      "https://verge.example/errors/loader",
-      "https://verge.example/errors/render",
-      "https://verge.example/errors/stream",
-      ...numbered,
-    ]);
+    const listed = locs(body);
+    // The example's pages, in the table's order, then each guestbook page; a page a team adds to
+    // the table is listed too, so it is checked below rather than named here.
+    const examples = [
+      "/",
+      "/guestbook",
+      "/slow",
+      "/errors",
+      "/errors/loader",
+      "/errors/render",
+      "/errors/stream",
+    ];
+    const pagesListed = listed.slice(0, listed.length - numbered.length);
+    expect(
+      pagesListed.filter((loc) => examples.some((path) => loc === `https://verge.example${path}`)),
+    ).toEqual(examples.map((path) => `https://verge.example${path}`));
+    expect(listed.slice(-numbered.length)).toEqual(numbered);
+    // Each listed page is one search engines may index; the noindex ones are left out.
+    for (const loc of pagesListed) {
+      const path = new URL(loc).pathname;
+      expect(path, loc).not.toContain(":");
+      const { body: page } = await send(path);
+      expect(page, loc).not.toMatch(/<meta name="robots" content="[^"]*noindex/);
+    }
+    for (const hidden of ["/sign-in", "/account", "/account/passkeys"])
+      expect(pagesListed).not.toContain(`https://verge.example${hidden}`);
   });
 });
 
