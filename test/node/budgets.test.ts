@@ -10,18 +10,6 @@ const HOME_JS_BUDGET = 75_000;
 /** What verge may add on top of React itself (react + react-dom/client), gzipped. */
 const OVER_REACT_BUDGET = 6_000;
 /**
- * The guestbook's first load, gzipped: no heavier than before the move to Vite, 75.5 KB as
- * `npm run bench` reports it (KB of 1024 bytes, bench/scripts/report.mjs; bench/history.json has
- * 77,319 to 77,323 bytes for those runs). Plus what issue 47's primitives measured, 887 B in
- * all: notFound() and a page's own ErrorView, 30 B (a form showing an action's not-found page,
- * the page's view); the navigation primitives, 299 B (the router's store, the layout's `Link`
- * and `useNavigation`); the form primitives, 408 B (React's form hooks over a submission run as
- * a transition, the Delete button's fetcher loaded on demand); Field's checkbox and hidden kinds
- * and href's query, 150 B.
- */
-const GUESTBOOK_JS_BUDGET = 75.5 * 1024 + 30 + 299 + 408 + 150;
-
-/**
  * What Web Vitals load after the page is idle (client/vitals-report.ts and what it imports beyond
  * the first load), gzipped, over Google's web-vitals itself (its five metrics, bundled alone as
  * below). Issue 32 asked for 3 KB in all, which cannot hold: web-vitals 6 is 3.2 KB gzip by
@@ -102,13 +90,14 @@ describe("JavaScript budget of the home page", () => {
   });
 });
 
-describe("JavaScript budget of the guestbook", () => {
-  it(`is at most ${GUESTBOOK_JS_BUDGET} bytes gzipped on a first load, as before the move to Vite`, () => {
+// The guestbook's bytes are held by part below (the runtime, and what the page adds): a budget on
+// its whole first load went red whenever the product grew elsewhere.
+describe("JavaScript of the guestbook", () => {
+  it("preloads exactly the chunks its first load fetches", () => {
     const { loaded, sizes, total } = firstLoad(GUESTBOOK);
     const { preloads } = pageFiles(manifest, [{ [MODULE_ID_EXPORT]: GUESTBOOK }]);
     expect([...new Set([manifest.entry, ...preloads])].sort()).toEqual([...loaded].sort());
     console.log(`guestbook JS: ${sizes.length} files, ${total} B gzip`);
-    expect(total).toBeLessThanOrEqual(GUESTBOOK_JS_BUDGET);
   });
 });
 
@@ -155,6 +144,9 @@ describe("first loads, part by part (test/node/first-load.json)", () => {
     );
   });
 
+  // A page's budget leaves room for its libraries moving to chunks of their own once a second page
+  // imports them: the guestbook adds 5,247 B alone, 6,047 B beside a second valibot form (the
+  // README's /about page and a signed-in notes section with a form, tried on 2026-11-29).
   for (const page of [HOME, GUESTBOOK]) {
     it(`keeps what ${page} adds to the runtime within its budget`, () => {
       console.log(`${page}: ${total(parts[page]!)} B gzip beyond the runtime`);
