@@ -19,6 +19,9 @@ async function openFetcherPage(page: Page) {
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = "same document"));
 }
 
+/** The page's own address (any query), not its chunks under /assets/, which a reload fetches anew. */
+const fetcherPage = (url: URL) => url.pathname === "/fetcher";
+
 const marker = (page: Page) => page.evaluate(() => (window as unknown as { marker?: string }).marker);
 const text = (page: Page, testId: string) => page.getByTestId(testId).textContent();
 
@@ -26,7 +29,7 @@ const text = (page: Page, testId: string) => page.getByTestId(testId).textConten
 async function holdPosts(page: Page) {
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/fetcher*", async (route) => {
+  await page.route(fetcherPage, async (route) => {
     if (route.request().method() === "POST") await released;
     await route.continue();
   });
@@ -119,7 +122,7 @@ describe("useFetcher", () => {
   it("loads the page afresh when the server is another build (409)", async () => {
     const { page, context } = await openPage(browser(), TEST_APP);
     await openFetcherPage(page);
-    await page.route("**/fetcher*", (route) =>
+    await page.route(fetcherPage, (route) =>
       route.request().method() === "POST"
         ? route.fulfill({
             status: 409,
