@@ -132,8 +132,12 @@ describe("useFetcher", () => {
         : route.continue(),
     );
     await page.getByLabel("Note").fill(unique("skew"));
+    // The new document's commit, awaited with a deadline: polling the marker instead once hung a
+    // CI run for the whole test timeout, an evaluate waiting on a context that was being replaced.
+    const loaded = page.waitForEvent("framenavigated", { predicate: (frame) => frame === page.mainFrame() });
     await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => marker(page).catch(() => undefined)).toBeUndefined();
+    await loaded;
+    expect(await marker(page)).toBeUndefined();
     expect(new URL(page.url()).pathname).toBe("/fetcher");
     await context.close();
   });
