@@ -1,5 +1,6 @@
 // One D1 session per request (read replication, the Sessions API): page code's `env.DB` is it.
-// Reads start from the visitor's bookmark or anywhere, actions at the primary; a write's bookmark goes back.
+// Reads start from the visitor's bookmark or anywhere, actions at the primary; a write's bookmark goes
+// back. `primaryDB` reads at the primary for a check that decides access (a session's).
 import type { MiddlewareHandler } from "hono";
 import { generateCookie, getCookie } from "hono/cookie";
 import { D1_BOOKMARK_COOKIE, D1_BOOKMARK_HEADER, D1_BOOKMARK_MAX_AGE_S } from "../shared/protocol";
@@ -68,30 +69,59 @@ async function checkOffered(c: AppContext): Promise<void> {
 /** The visitor's bookmark: the newest one verge issued that it sent. */
 export const visitorBookmark = (c: AppContext): string | undefined => c.get("bookmark");
 
+/** The request each page env was made for: primaryDB() opens its session there. */
+const requests = new WeakMap<PageEnv, AppContext>();
+
 /** Page code's env: the Worker's bindings, but `DB` is this request's session, opened on first use. */
 export function pageEnv(c: AppContext): PageEnv {
   const known = c.get("d1");
   if (known) return known.env;
   const state: D1State = { env: { ...c.env } as unknown as PageEnv, wrote: false };
   c.set("d1", state);
+  requests.set(state.env, c);
   if (c.env?.[BINDING]) {
     Object.defineProperty(state.env, BINDING, { enumerable: true, get: () => (state.db ??= open(c, state)) });
   }
   return state.env;
 }
 
-function open(c: AppContext, state: D1State): D1Session {
-  // An action may write and must read what it wrote on: the primary is newer than any bookmark.
-  // So may an endpoint's unsafe method (POST, PUT, PATCH, DELETE).
+/**
+ * Whether the request's session starts at the primary. An action may write and must read what it
+ * wrote on: the primary is newer than any bookmark. So may an endpoint's unsafe method.
+ */
+function writesFirst(c: AppContext): boolean {
   const { kind } = c.get("kind");
   const method = c.req.method;
-  const action =
+  return (
     kind === "action" ||
-    (kind === "endpoint" && method !== "GET" && method !== "HEAD" && method !== "OPTIONS");
-  state.from = action ? undefined : visitorBookmark(c);
+    (kind === "endpoint" && method !== "GET" && method !== "HEAD" && method !== "OPTIONS")
+  );
+}
+
+/**
+ * `env.DB` read at the primary, where every write already made is seen: for a check that decides
+ * access (a revoked session must not read as live on a replica that has not caught up). The
+ * request's own session when that starts at the primary; else one of its own, opened on its first
+ * statement (none for a request that makes none), timed and logged as the request's. Its writes
+ * earn the visitor no bookmark: it is for reads.
+ */
+export function primaryDB(env: PageEnv): D1Session {
+  const c = requests.get(env);
+  if (!c) throw new Error("primaryDB(): pass the env verge gave this middleware, loader or action");
+  if (writesFirst(c)) return env.DB;
+  let db: D1Session | undefined;
+  const opened = () => (db ??= open(c, { env, wrote: false }, true));
+  return {
+    prepare: (sql) => opened().prepare(sql),
+    batch: <T = unknown>(statements: D1PreparedStatement[]) => opened().batch<T>(statements),
+  };
+}
+
+function open(c: AppContext, state: D1State, primary = writesFirst(c)): D1Session {
+  state.from = primary ? undefined : visitorBookmark(c);
   if (state.from) logField(c, "d1_bookmark", "used");
   const session = c.env[BINDING].withSession(
-    action ? "first-primary" : (state.from ?? "first-unconstrained"),
+    primary ? "first-primary" : (state.from ?? "first-unconstrained"),
   );
   state.session = session;
   const note: Note = (result, at) => {

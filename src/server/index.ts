@@ -25,3 +25,5 @@ export {
   type ReadSession,
   type Session,
 } from "./sessions";
+// A read that decides access, at the primary: a revocation is seen there at once.
+export { primaryDB } from "./d1-session";

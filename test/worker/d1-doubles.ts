@@ -1,5 +1,5 @@
-// D1 bindings for session tests: a spy on the real local D1, and a database with one lagging read
-// replica; and the product app run on either, one request at a time, with its log line.
+// D1 bindings for session tests: a spy on the real local D1, a database whose read replica lags and
+// one whose replica stopped; and the product app run on any, one request at a time, with its log line.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
@@ -85,6 +85,82 @@ export function laggingD1(primary: D1Database = env.DB) {
     };
   }
   return { sessions, DB: { withSession } as unknown as D1Database };
+}
+
+/**
+ * D1 with one read replica that stopped where it stands now: reads a replica may serve (a session
+ * begun `first-unconstrained`, or from a bookmark it has, until that session writes) see `tables`
+ * as they are at this call, in copies of them made in the real local D1; every other table, and
+ * writes and `first-primary` sessions, are the primary's (the real local D1, as it goes on). A
+ * bookmark newer than the replica is served by an instance that caught up: here the primary.
+ * `drop()` removes the copies.
+ */
+export async function stoppedReplicaD1(tables: readonly string[], primary: D1Database = env.DB) {
+  const tag = `replica_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const copies = tables.map((table) => [table, `${tag}_${table}`] as const);
+  for (const [table, copy] of copies) {
+    await primary.prepare(`CREATE TABLE ${copy} AS SELECT * FROM ${table}`).run();
+  }
+  /** A read as the replica runs it: its tables' names turned to their copies'. */
+  const asOnReplica = (sql: string) =>
+    copies.reduce(
+      (text, [table, copy]) => text.replace(new RegExp(`\\b(from|join)\\s+${table}\\b`, "gi"), `$1 ${copy}`),
+      sql,
+    );
+  /** The primary's position: one step per write; the replica stays at 0. */
+  let written = 0;
+  const sessions: (string | undefined)[] = [];
+
+  function withSession(start?: string) {
+    sessions.push(start);
+    let seen = !start || start.startsWith("first-") ? -1 : positionOf(start);
+    let onPrimary = start === "first-primary" || seen > 0;
+    async function execute<T>(write: boolean, run: (onReplica: boolean) => Promise<T>): Promise<T> {
+      if (onPrimary || write) {
+        const result = await run(false);
+        if (write) written++;
+        seen = Math.max(seen, written);
+        // Having written, the session reads what it wrote: at the primary, here.
+        onPrimary = true;
+        return served(result, "ENAM", true);
+      }
+      seen = Math.max(seen, 0);
+      return served(await run(true), "WEUR", false);
+    }
+    const statement = (sql: string, params: unknown[] = []) => {
+      const prepared = (onReplica: boolean) =>
+        primary.prepare(onReplica ? asOnReplica(sql) : sql).bind(...params);
+      const run = <T>(query: (s: D1PreparedStatement) => Promise<T>) =>
+        execute(writes(sql), (onReplica) => query(prepared(onReplica)));
+      return {
+        sql,
+        params,
+        bind: (...values: unknown[]) => statement(sql, values),
+        first: (column?: string) => run((s) => (column ? s.first(column) : s.first())),
+        all: () => run((s) => s.all()),
+        run: () => run((s) => s.run()),
+        raw: () => run((s) => s.raw()),
+      };
+    };
+    return {
+      prepare: (sql: string) => statement(sql),
+      batch: (statements: Statement[]) =>
+        execute(
+          statements.some((s) => writes(s.sql)),
+          (onReplica) =>
+            primary.batch(
+              statements.map((s) =>
+                primary.prepare(onReplica ? asOnReplica(s.sql) : s.sql).bind(...s.params),
+              ),
+            ),
+        ),
+      getBookmark: () => (seen < 0 ? null : bookmarkAt(seen)),
+    };
+  }
+  const drop = async () => {
+    for (const [, copy] of copies) await primary.prepare(`DROP TABLE IF EXISTS ${copy}`).run();
+  };
+  return { sessions, drop, DB: { withSession } as unknown as D1Database };
 }
 
 /** Results say where they were served, as D1's do in production. */

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { visitor } from "verge/test";
 import { postForm, postScript, uniqueName } from "./action-helpers";
 import { cookieOf, formSign, productOn, scriptSign, spyD1 } from "./d1-doubles";
-import { page, type ActionArgs } from "../../src/shared/route-module";
+import { page, type ActionArgs, type LoaderArgs, type PageEnv } from "../../src/shared/route-module";
 import { D1_BOOKMARK_HEADER } from "../../src/shared/protocol";
-import { readsOnly } from "../../src/server/d1-session";
+import { primaryDB, readsOnly } from "../../src/server/d1-session";
 import type { ActionSuccess } from "../../src/shared/protocol";
 
 /** D1's bookmark, sealed: ".", its issue time (seconds, base 36), ".", an HMAC-SHA256 in base64url. */
@@ -144,6 +144,40 @@ describe("the request's D1 session", () => {
     const { response } = await productOn(DB)("/");
     expect(response.status).toBe(200);
     expect(withSession).not.toHaveBeenCalled();
+  });
+
+  it("is joined by one at the primary for what primaryDB() reads, on its first statement only", async () => {
+    // A read that decides access: at the primary, while the page's own reads stay anywhere.
+    const routes = [
+      page("/primary", async () => ({
+        default: () => null,
+        title: "Primary",
+        loader: async ({ env, url }: LoaderArgs) => {
+          const primary = primaryDB(env);
+          if (url.searchParams.has("read")) await primary.prepare("SELECT 1 AS one").first();
+          return { n: await env.DB.prepare("SELECT COUNT(*) AS n FROM guestbook").first("n") };
+        },
+        actions: {
+          count: async ({ env }: ActionArgs) => primaryDB(env).prepare("SELECT 2 AS two").first("two"),
+        },
+      })),
+    ];
+    const { withSession, DB } = spyD1();
+    const request = productOn(DB, routes);
+    expect((await request("/primary?read")).response.status).toBe(200);
+    expect(withSession.mock.calls).toEqual([["first-primary"], ["first-unconstrained"]]);
+    withSession.mockClear();
+    expect((await request("/primary")).response.status).toBe(200);
+    expect(withSession.mock.calls).toEqual([["first-unconstrained"]]);
+    withSession.mockClear();
+    // An action's own session is at the primary already: the same one, not a second.
+    const action = await request("/primary", scriptSign({}, { "X-Action": "count" }));
+    expect(action.response.status).toBe(200);
+    expect(withSession.mock.calls).toEqual([["first-primary"]]);
+  });
+
+  it("is refused to primaryDB() given an env verge did not make", () => {
+    expect(() => primaryDB({} as PageEnv)).toThrow(/primaryDB\(\): pass the env verge gave/);
   });
 
   it("puts where D1 served the reads on the log line", async () => {

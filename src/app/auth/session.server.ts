@@ -1,5 +1,5 @@
 // Who the visitor is: the middleware that reads the session once per request (one D1 query with
-// its account; none without a session cookie) and puts the account in the request context.
+// its account, at the primary; none without a session cookie) and puts the account in the request context.
 import {
   createContext,
   defineMiddleware,
@@ -8,7 +8,7 @@ import {
   type MiddlewareArgs,
   type RequestContext,
 } from "verge";
-import { nowSeconds, readSession } from "verge/server";
+import { nowSeconds, primaryDB, readSession } from "verge/server";
 import type { Account } from "../db/accounts.server";
 import { LAST_USE_STEP_S, recordSessionUse } from "../db/account-security.server";
 
@@ -56,7 +56,9 @@ async function visitorAccount(
   const known = context.find(accountKey);
   if (known !== undefined) return known;
   const now = nowSeconds();
-  const read = await readSession(env.DB, request, {
+  // At the primary: a replica that has not caught up would let a revoked or expired session in,
+  // and would sign out (and clear the cookie of) a session made since it last caught up.
+  const read = await readSession(primaryDB(env), request, {
     now,
     waitUntil: (promise) => ctx.waitUntil(promise),
     also: { table: "accounts", columns: ["display_name"], select: { ...select, ...SESSION_COLUMNS } },
