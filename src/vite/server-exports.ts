@@ -7,7 +7,14 @@
 // an action's SQL never reaches a browser chunk. Removed from the source before any other
 // transform; a form it cannot take apart safely fails the build with how to write it.
 import ts from "typescript";
-import { bindingElements, isImportPart, moduleGraph, type ModuleGraph, type Part } from "./module-graph.ts";
+import {
+  bindingElements,
+  isImportPart,
+  moduleGraph,
+  nameOf,
+  type ModuleGraph,
+  type Part,
+} from "./module-graph.ts";
 import { SERVER_ONLY_EXPORTS, WORKER_EXPORTS, WORKER_VALUE_EXPORTS } from "./server-names.ts";
 
 /**
@@ -77,15 +84,6 @@ function workerPart(file: string, part: Part, code: string): WorkerPart | null {
     );
   }
   return { blanks: names.filter((name) => WORKER_VALUE_EXPORTS.includes(name)) };
-}
-
-/** A part's name, for a message. */
-function nameOf(part: Part, source: ts.SourceFile): string {
-  if ((ts.isFunctionDeclaration(part) || ts.isClassDeclaration(part)) && part.name) return part.name.text;
-  if (ts.isVariableStatement(part))
-    return part.declarationList.declarations.map((d) => d.name.getText()).join(", ");
-  if (ts.isExportSpecifier(part)) return `export { ${part.getText()} }`;
-  return `line ${source.getLineAndCharacterOfPosition(part.getStart()).line + 1}`;
 }
 
 /** Which parts the browser loses: the worker's, and what only they use. */
