@@ -1,7 +1,107 @@
-// The browser's copy of verge's `action()`: a form reads its schema in the browser, but nothing
-// there may hold the run function, which is the worker's alone.
-import { afterEach, describe, expect, it, vi } from "vitest";
+// An action whose binding the browser's code also reads (`rename.schema` for a form's checks) must
+// not take its body into the browser: the client build keeps an `action()`'s schema and cuts its
+// run function (with what only that uses), and the browser's `action()` holds no run function.
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { action } from "../../src/shared/schema-action.ts";
+import { tempApp } from "../node/vite-app";
+
+/** A schema the page's form checks with, whose vendor name marks it in the built output. */
+const SCHEMA = `const RenameSchema = {
+  "~standard": { version: 1, vendor: "s5_schema_vendor", validate: (value: unknown) => ({ value }) },
+};
+`;
+
+/** A page that hands the action's schema to its form, as a product would for early field errors. */
+const PAGE = `export default function Page() {
+  return (
+    <Form actionName="rename" schema={rename.schema}>
+      <p>the visible text of the rename page</p>
+    </Form>
+  );
+}
+`;
+
+/** Every file of a built client folder, as text. */
+function builtText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), "utf8"))
+    .join("\n");
+}
+
+describe("a page whose browser code reads its action's schema", () => {
+  const app = tempApp();
+  afterAll(() => app.remove());
+  app.write({
+    "db.server.ts": `export function sql(query: string, ...values: unknown[]) { return { query, values, secret: "s5_db_module_marker" }; }\n`,
+    // The run function written in the call, its SQL and an env name in it.
+    "inline.tsx": `import { action, Form } from "verge";
+${SCHEMA}const rename = action(RenameSchema, async ({ input, env }) => {
+  await env.DB.prepare("UPDATE s5_inline_passkeys SET name = ?").bind(input.name).run();
+  return { renamed: env.S5_RENAME_SECRET };
+});
+export const actions = { rename };
+${PAGE}`,
+    // The run function declared apart, through an alias of \`action\`, with a *.server.ts import
+    // only it uses.
+    "apart.tsx": `import { action as makeAction, Form } from "verge";
+import { sql } from "./db.server";
+${SCHEMA}async function renameRun({ input, env }: { input: { name: string }; env: Record<string, string> }) {
+  return sql("UPDATE s5_apart_passkeys SET name = ?", input.name, env.S5_APART_SECRET);
+}
+const rename = makeAction(RenameSchema, renameRun, { secret: [] });
+export const actions = { rename };
+${PAGE}`,
+    // Through a namespace import of verge.
+    "namespace.tsx": `import * as verge from "verge";
+const Form = verge.Form;
+${SCHEMA}const rename = verge.action(RenameSchema, async ({ env }) =>
+  env.DB.prepare("DELETE FROM s5_namespace_passkeys").run().then(() => env.S5_NAMESPACE_SECRET),
+);
+export const actions = { rename };
+${PAGE}`,
+    "entry-inline.ts": `console.log(await import("./inline"));\n`,
+    "entry-apart.ts": `console.log(await import("./apart"));\n`,
+    "entry-namespace.ts": `console.log(await import("./namespace"));\n`,
+  });
+
+  it.each([
+    { file: "inline", sql: "UPDATE s5_inline_passkeys", env: "S5_RENAME_SECRET" },
+    { file: "apart", sql: "UPDATE s5_apart_passkeys", env: "S5_APART_SECRET" },
+    { file: "namespace", sql: "DELETE FROM s5_namespace_passkeys", env: "S5_NAMESPACE_SECRET" },
+  ])("keeps the schema and leaves out the run function's SQL and env names ($file)", async (page) => {
+    const { dir } = await app.build(`entry-${page.file}.ts`, `out-${page.file}`);
+    const client = builtText(path.join(dir, "client"));
+    // The page and its schema are built: the scan reads real output.
+    expect(client).toContain("the visible text of the rename page");
+    expect(client).toContain("s5_schema_vendor");
+    expect(client).not.toContain(page.sql);
+    expect(client).not.toContain(page.env);
+    expect(client).not.toContain("s5_db_module_marker");
+  });
+});
+
+describe("verge's action used other than by calling it", () => {
+  const app = tempApp();
+  afterAll(() => app.remove());
+  app.write({
+    "wrapped.tsx": `import { action } from "verge";
+${SCHEMA}const make = action;
+const rename = make(RenameSchema, async ({ env }) => env.S5_WRAPPED_SECRET);
+export const actions = { rename };
+export default function Page() { return <p>{String(rename.schema)}</p>; }
+`,
+    "entry-wrapped.ts": `console.log(await import("./wrapped"));\n`,
+  });
+
+  it("fails the build, naming the binding and the page", async () => {
+    await expect(app.build("entry-wrapped.ts", "out-wrapped")).rejects.toThrow(
+      `${app.rel("wrapped.tsx")}: \`make\` uses verge's \`action\` other than by calling it`,
+    );
+  });
+});
 
 describe("the browser's copy of action()", () => {
   afterEach(() => vi.unstubAllEnvs());
