@@ -5,9 +5,10 @@
 // binding that only they use, however the module declares them (`const rename = action(…);
 // export const actions = { rename }`, `export { load as loader }`), so a `*.server.ts` import or
 // an action's SQL never reaches a browser chunk. A call of verge's `action()` the browser keeps
-// (its schema read by a form) loses its run function, and what only that uses (action-runs.ts).
-// Removed from the source before any other transform; a form it cannot take apart safely fails
-// the build with how to write it.
+// (its schema read by a form) loses its run function, and what only that uses (action-runs.ts);
+// any other function of the worker's that the browser's code reads fails the build
+// (worker-values.ts). Removed from the source before any other transform; a form it cannot take
+// apart safely fails the build with how to write it.
 import ts from "typescript";
 import { actionCalls, mayCallAction, type ActionCalls } from "./action-runs.ts";
 import {
@@ -19,6 +20,7 @@ import {
   type Part,
 } from "./module-graph.ts";
 import { SERVER_ONLY_EXPORTS, WORKER_EXPORTS, WORKER_VALUE_EXPORTS } from "./server-names.ts";
+import { keptWorkerValues } from "./worker-values.ts";
 
 /**
  * A cheap first look: a module that never spells one of those names, nor `export *` (which may
@@ -128,6 +130,8 @@ function split(file: string, graph: ModuleGraph, code: string, actions: ActionCa
     lost.add(part);
     graph.uses(part).forEach(lose);
   };
+  const serverOnly = [...worker].filter(([, { blanks }]) => blanks.length === 0).map(([part]) => part);
+  keptWorkerValues(file, graph, { serverOnly, kept, calls: actions.calls, uses });
   worker.forEach((_, part) => lose(part));
   actions.runs.forEach((run) => graph.reads(run).forEach(lose));
   return { worker, lost };

@@ -1,6 +1,7 @@
 // An action whose binding the browser's code also reads (`rename.schema` for a form's checks) must
 // not take its body into the browser: the client build keeps an `action()`'s schema and cuts its
-// run function (with what only that uses), and the browser's `action()` holds no run function.
+// run function (with what only that uses), and the browser's `action()` holds no run function. Any
+// other worker function the browser's code would keep (a loader's) fails the build, naming it.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -80,6 +81,38 @@ ${PAGE}`,
     expect(client).not.toContain(page.sql);
     expect(client).not.toContain(page.env);
     expect(client).not.toContain("s5_db_module_marker");
+  });
+});
+
+describe("a worker function the browser's code would keep", () => {
+  const app = tempApp();
+  afterAll(() => app.remove());
+  app.write({
+    "loader.tsx": `async function load({ env }: { env: Record<string, string> }) { return env.S5_LOADER_SECRET; }
+export { load as loader };
+export default function Page() { return <button onClick={() => load({ env: {} })}>load</button>; }
+`,
+    "hand-written.tsx": `const rename = async ({ env }: { env: Record<string, string> }) => env.S5_HAND_SECRET;
+export const actions = { rename };
+export default function Page() { return <p>{rename.name}</p>; }
+`,
+    "entry-loader.ts": `console.log(await import("./loader"));\n`,
+    "entry-hand-written.ts": `console.log(await import("./hand-written"));\n`,
+  });
+
+  it("fails the build when the browser's code calls the loader's function, naming it and the page", async () => {
+    const build = app.build("entry-loader.ts", "out-loader");
+    await expect(build).rejects.toThrow(
+      `${app.rel("loader.tsx")}: \`Page\` uses \`load\`, the worker's \`loader\``,
+    );
+  });
+
+  it("fails the build when the browser's code reads a hand-written action, naming it and the page", async () => {
+    const build = app.build("entry-hand-written.ts", "out-hand-written");
+    await expect(build).rejects.toThrow(
+      `${app.rel("hand-written.tsx")}: \`Page\` uses \`rename\`, the worker's \`actions\``,
+    );
+    await expect(build).rejects.toThrow("export the schema on its own");
   });
 });
 
