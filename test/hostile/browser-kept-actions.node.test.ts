@@ -63,6 +63,17 @@ ${SCHEMA}const rename = verge.action(RenameSchema, async ({ env }) =>
 );
 export const actions = { rename };
 ${PAGE}`,
+    // Made in a module of its own, which the page imports: that module's copy loses the run.
+    "rename-action.ts": `import { action } from "verge";
+${SCHEMA}export const rename = action(RenameSchema, async ({ env }) =>
+  env.DB.prepare("UPDATE s5_imported_passkeys SET name = ?").run().then(() => env.S5_IMPORTED_SECRET),
+);
+`,
+    "imported.tsx": `import { Form } from "verge";
+import { rename } from "./rename-action";
+export const actions = { rename };
+${PAGE}`,
+    "entry-imported.ts": `console.log(await import("./imported"));\n`,
     "entry-inline.ts": `console.log(await import("./inline"));\n`,
     "entry-apart.ts": `console.log(await import("./apart"));\n`,
     "entry-namespace.ts": `console.log(await import("./namespace"));\n`,
@@ -72,6 +83,7 @@ ${PAGE}`,
     { file: "inline", sql: "UPDATE s5_inline_passkeys", env: "S5_RENAME_SECRET" },
     { file: "apart", sql: "UPDATE s5_apart_passkeys", env: "S5_APART_SECRET" },
     { file: "namespace", sql: "DELETE FROM s5_namespace_passkeys", env: "S5_NAMESPACE_SECRET" },
+    { file: "imported", sql: "UPDATE s5_imported_passkeys", env: "S5_IMPORTED_SECRET" },
   ])("keeps the schema and leaves out the run function's SQL and env names ($file)", async (page) => {
     const { dir } = await app.build(`entry-${page.file}.ts`, `out-${page.file}`);
     const client = builtText(path.join(dir, "client"));
