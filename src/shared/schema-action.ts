@@ -54,6 +54,9 @@ export function action<S extends FormSchema, R, P extends string = string>(
   run: (args: SchemaActionArgs<S, P>) => R | Redirect | Invalid | Promise<R | Redirect | Invalid>,
   options: SchemaActionOptions<S> = {},
 ): SchemaAction<S, R> {
+  // The browser's copy: the schema alone, for a form's checks. An action runs on the worker, so
+  // nothing here holds `run`, even one the browser's build could not cut from a call (verge/vite).
+  if (!import.meta.env.SSR) return { schema } as unknown as SchemaAction<S, R>;
   async function checked(args: ActionArgs) {
     const result = await schemaVerdict(schema, args.fields, secretNames(args.fields, options.secret));
     if (result.errors) {

@@ -11,9 +11,15 @@ export type Part =
 export interface ModuleGraph {
   source: ts.SourceFile;
   parts: Part[];
-  /** The top-level parts `part` reads, at run time. */
-  uses: (part: Part) => Set<Part>;
+  /** The top-level part that declares what `id` names, if any. */
+  partOf: (id: ts.Identifier) => Part | undefined;
+  /** The top-level parts `part` reads, at run time, leaving out what the `skipped` nodes read. */
+  uses: (part: Part, skipped?: ReadonlySet<ts.Node>) => Set<Part>;
+  /** The top-level parts read inside `node` (an expression within a part). */
+  reads: (node: ts.Node) => Set<Part>;
 }
+
+const NONE: ReadonlySet<ts.Node> = new Set();
 
 const SCRIPT_KINDS: Record<string, ts.ScriptKind> = {
   ".tsx": ts.ScriptKind.TSX,
@@ -85,29 +91,47 @@ export function moduleGraph(file: string, code: string): ModuleGraph {
     }
     return undefined;
   };
-  const cache = new Map<Part, Set<Part>>();
-  function uses(part: Part): Set<Part> {
-    let found = cache.get(part);
-    if (found) return found;
-    found = new Set();
-    const into = found;
+  /** The top-level parts read in `roots` (`self` left out), not inside `skipped` nodes. */
+  function collect(roots: ts.Node[], self: Part | undefined, skipped: ReadonlySet<ts.Node>): Set<Part> {
+    const into = new Set<Part>();
     const visit = (node: ts.Node): void => {
+      if (skipped.has(node)) return;
       // Types are erased: what a type names is not read at run time (`typeof loader`). A class's
       // `extends` is an expression, though TypeScript files it with the types.
       if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
       if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
       if (ts.isIdentifier(node)) {
         const used = partOf(node);
-        if (used && used !== part) into.add(used);
+        if (used && used !== self) into.add(used);
       }
       node.forEachChild(visit);
     };
-    if (ts.isExportSpecifier(part)) visit(part.propertyName ?? part.name);
-    else if (!isImportPart(part)) visit(part);
+    roots.forEach(visit);
+    return into;
+  }
+  const caches = new Map<ReadonlySet<ts.Node>, Map<Part, Set<Part>>>();
+  function uses(part: Part, skipped = NONE): Set<Part> {
+    let cache = caches.get(skipped);
+    if (!cache) caches.set(skipped, (cache = new Map()));
+    let found = cache.get(part);
+    if (found) return found;
+    if (ts.isExportSpecifier(part)) found = collect([part.propertyName ?? part.name], part, skipped);
+    else if (isImportPart(part)) found = new Set();
+    else found = collect([part], part, skipped);
     cache.set(part, found);
     return found;
   }
-  return { source, parts, uses };
+  const reads = (node: ts.Node) => collect([node], undefined, NONE);
+  return { source, parts, partOf, uses, reads };
+}
+
+/** A part's name, for a message. */
+export function nameOf(part: Part, source: ts.SourceFile): string {
+  if ((ts.isFunctionDeclaration(part) || ts.isClassDeclaration(part)) && part.name) return part.name.text;
+  if (ts.isVariableStatement(part))
+    return part.declarationList.declarations.map((d) => d.name.getText()).join(", ");
+  if (ts.isExportSpecifier(part)) return `export { ${part.getText()} }`;
+  return `line ${source.getLineAndCharacterOfPosition(part.getStart()).line + 1}`;
 }
 
 export function isImportPart(part: Part): part is ts.ImportClause | ts.NamespaceImport | ts.ImportSpecifier {

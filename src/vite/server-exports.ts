@@ -4,11 +4,23 @@
 // import of it still resolves); and with them every top-level function, variable and import
 // binding that only they use, however the module declares them (`const rename = action(…);
 // export const actions = { rename }`, `export { load as loader }`), so a `*.server.ts` import or
-// an action's SQL never reaches a browser chunk. Removed from the source before any other
-// transform; a form it cannot take apart safely fails the build with how to write it.
+// an action's SQL never reaches a browser chunk. A call of verge's `action()` the browser keeps
+// (its schema read by a form) loses its run function, and what only that uses (action-runs.ts);
+// any other function of the worker's that the browser's code reads fails the build
+// (worker-values.ts). Removed from the source before any other transform; a form it cannot take
+// apart safely fails the build with how to write it.
 import ts from "typescript";
-import { bindingElements, isImportPart, moduleGraph, type ModuleGraph, type Part } from "./module-graph.ts";
+import { actionCalls, mayCallAction, type ActionCalls } from "./action-runs.ts";
+import {
+  bindingElements,
+  isImportPart,
+  moduleGraph,
+  nameOf,
+  type ModuleGraph,
+  type Part,
+} from "./module-graph.ts";
 import { SERVER_ONLY_EXPORTS, WORKER_EXPORTS, WORKER_VALUE_EXPORTS } from "./server-names.ts";
+import { keptWorkerValues } from "./worker-values.ts";
 
 /**
  * A cheap first look: a module that never spells one of those names, nor `export *` (which may
@@ -79,23 +91,16 @@ function workerPart(file: string, part: Part, code: string): WorkerPart | null {
   return { blanks: names.filter((name) => WORKER_VALUE_EXPORTS.includes(name)) };
 }
 
-/** A part's name, for a message. */
-function nameOf(part: Part, source: ts.SourceFile): string {
-  if ((ts.isFunctionDeclaration(part) || ts.isClassDeclaration(part)) && part.name) return part.name.text;
-  if (ts.isVariableStatement(part))
-    return part.declarationList.declarations.map((d) => d.name.getText()).join(", ");
-  if (ts.isExportSpecifier(part)) return `export { ${part.getText()} }`;
-  return `line ${source.getLineAndCharacterOfPosition(part.getStart()).line + 1}`;
-}
-
-/** Which parts the browser loses: the worker's, and what only they use. */
-function split(file: string, graph: ModuleGraph, code: string) {
+/** Which parts the browser loses: the worker's, and what only they (or a run function) use. */
+function split(file: string, graph: ModuleGraph, code: string, actions: ActionCalls) {
   const worker = new Map<Part, WorkerPart>();
   for (const part of graph.parts) {
     const found = workerPart(file, part, code);
     if (found) worker.set(part, found);
   }
-  if (worker.size === 0) return { worker, lost: new Set<Part>() };
+  if (worker.size === 0 && actions.runs.size === 0) return { worker, lost: new Set<Part>() };
+  // What the browser's code reads: never what is in a run function, which it loses.
+  const uses = (part: Part) => graph.uses(part, actions.runs);
   // What the browser keeps: every part that is not the worker's nor a declaration (it runs, or
   // it is an export the browser may import), and every declaration these use.
   const removable = (part: Part) =>
@@ -106,11 +111,11 @@ function split(file: string, graph: ModuleGraph, code: string) {
   const keep = (part: Part) => {
     if (kept.has(part) || worker.has(part)) return;
     kept.add(part);
-    graph.uses(part).forEach(keep);
+    uses(part).forEach(keep);
   };
   graph.parts.filter((part) => !worker.has(part) && !removable(part)).forEach(keep);
   for (const part of kept) {
-    const used = [...graph.uses(part)].find((other) => worker.get(other)?.blanks.length === 0);
+    const used = [...uses(part)].find((other) => worker.get(other)?.blanks.length === 0);
     if (used) {
       throw new Error(
         `${file}: \`${nameOf(part, graph.source)}\` uses \`${nameOf(used, graph.source)}\`, which ` +
@@ -125,7 +130,10 @@ function split(file: string, graph: ModuleGraph, code: string) {
     lost.add(part);
     graph.uses(part).forEach(lose);
   };
+  const serverOnly = [...worker].filter(([, { blanks }]) => blanks.length === 0).map(([part]) => part);
+  keptWorkerValues(file, graph, { serverOnly, kept, calls: actions.calls, uses });
   worker.forEach((_, part) => lose(part));
+  actions.runs.forEach((run) => graph.reads(run).forEach(lose));
   return { worker, lost };
 }
 
@@ -134,22 +142,30 @@ function split(file: string, graph: ModuleGraph, code: string) {
  * still holds), or null when it has nothing of the worker's.
  */
 export function withoutServerExports(file: string, code: string): string | null {
-  if (!ANY.test(code)) return null;
+  if (!ANY.test(code) && !mayCallAction(code)) return null;
   const graph = moduleGraph(file, code);
-  const { worker, lost } = split(file, graph, code);
-  if (lost.size === 0) return null;
-  const edits: { statement: ts.Statement; text: string }[] = [];
+  const actions = actionCalls(file, graph, code);
+  const { worker, lost } = split(file, graph, code, actions);
+  const edits: { node: ts.Node; text: string }[] = [];
   for (const statement of graph.source.statements) {
     const text = browserStatement(statement, worker, lost);
-    if (text !== null) edits.push({ statement, text });
+    if (text !== null) edits.push({ node: statement, text });
   }
+  // A run function the browser would keep (its statement stays): `undefined` in its place, the
+  // outermost one only (a run may hold another).
+  const inEdit = (node: ts.Node) =>
+    edits.some((edit) => edit.node.pos <= node.pos && node.end <= edit.node.end);
+  for (const run of [...actions.runs].sort((a, b) => a.pos - b.pos)) {
+    if (!inEdit(run)) edits.push({ node: run, text: "undefined" });
+  }
+  if (edits.length === 0) return null;
   let out = "";
   let at = 0;
-  for (const { statement, text } of edits) {
-    const start = statement.getStart(graph.source);
-    const lines = code.slice(start, statement.end).split("\n").length - 1;
+  for (const { node, text } of edits.sort((a, b) => a.node.pos - b.node.pos)) {
+    const start = node.getStart(graph.source);
+    const lines = code.slice(start, node.end).split("\n").length - 1;
     out += code.slice(at, start) + text + "\n".repeat(lines);
-    at = statement.end;
+    at = node.end;
   }
   return out + code.slice(at);
 }

@@ -17,6 +17,7 @@ export const routes = [
   page("/fetcher", () => import("./pages/fetcher")),
   page("/about", () => import("./pages/about")),
   page("/choices", () => import("./pages/choices")),
+  page("/rename", () => import("./pages/rename")),
   page("/errors", () => import("../../src/app/pages/errors")),
   page("/errors/loader", () => import("../../src/app/pages/errors-loader")),
   // A page with an error view of its own, alone and below the three layouts.
