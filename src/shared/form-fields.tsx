@@ -1,5 +1,11 @@
 // The pieces inside a <Form>: labelled fields that show their errors accessibly, and the submit button.
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import type {
+  ButtonHTMLAttributes,
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from "react";
 import { useFormState } from "./form";
 import { IDEMPOTENCY_FIELD, SECRET_FIELD } from "./protocol";
 
@@ -123,14 +129,21 @@ export function Field(props: FieldProps) {
 }
 
 /** Disabled while the form is on its way, and says so. */
-export function SubmitButton({ children, pendingText }: { children: ReactNode; pendingText: ReactNode }) {
+export function SubmitButton({ children, pendingText = children, disabled, ...button }: SubmitButtonProps) {
   const { pending } = useFormState();
   return (
-    <button type="submit" disabled={pending}>
+    <button {...button} type="submit" disabled={pending || disabled}>
       {pending ? pendingText : children}
     </button>
   );
 }
+
+/** A button's own attributes (`aria-label`, `name` and `value`, `className`…), and its two labels. */
+export type SubmitButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "children"> & {
+  children: ReactNode;
+  /** Its label while the form is on its way: `children` if unset. */
+  pendingText?: ReactNode;
+};
 
 /**
  * The form's idempotency key where it cannot be rendered with the form: in a hole of a shared

@@ -73,6 +73,13 @@ describe("fields beyond text, first shown", () => {
       { tag: "input", attributes: { type: "hidden", name: "source", value: "choices-page" } },
     ]);
   });
+
+  it("give the submit button the attributes the page gave it (an accessible name, a class)", async () => {
+    const html = await (await fixtureRequest("/choices")).text();
+    expect(html).toMatch(
+      /<button aria-label="Place the order" class="order-button" type="submit">Order<\/button>/,
+    );
+  });
 });
 
 describe("fields beyond text, after a refusal without JavaScript", () => {

@@ -53,7 +53,9 @@ export default function Choices({ actionData }: PageProps<null, "/choices", type
         <order.Field name="gift" label="Wrap it as a gift" type="checkbox" value="yes" />
         <order.Field name="news" label="Send me news" type="checkbox" defaultChecked />
         <order.Field name="source" type="hidden" value="choices-page" />
-        <order.SubmitButton pendingText="Ordering…">Order</order.SubmitButton>
+        <order.SubmitButton pendingText="Ordering…" aria-label="Place the order" className="order-button">
+          Order
+        </order.SubmitButton>
         <Ordered />
       </order.Form>
     </>
