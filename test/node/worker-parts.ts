@@ -2,7 +2,7 @@
 // server code and the packages it imports, React and hono among them), the example app, and what a
 // product adds beyond the example, each byte placed by the bundle's source map, against the figures
 // recorded in worker-bundle.json when the budgets were last set.
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "./dist";
 import { stableGzip } from "./stable-size";
@@ -125,12 +125,17 @@ function importedPackages(): Set<string> {
   return found;
 }
 
-/** The packages the runtime imports and what they depend on: React, hono, toucan-js and Sentry's... */
+/** The packages the runtime imports and what they depend on (React, hono, toucan-js and Sentry's under it). */
 export function runtimePackages(): Set<string> {
   const packages = importedPackages();
+  // A Set visits what is added while it is iterated: dependencies of dependencies too.
   for (const name of packages) {
-    const manifest = JSON.parse(readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8"));
-    for (const dependency of Object.keys(manifest.dependencies ?? {})) packages.add(dependency);
+    const file = path.join(root, "node_modules", name, "package.json");
+    if (!existsSync(file)) continue; // a type-only import's package, or one installed nested
+    const { dependencies = {} } = JSON.parse(readFileSync(file, "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys(dependencies)) packages.add(dependency);
   }
   return packages;
 }
