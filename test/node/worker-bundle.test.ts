@@ -27,12 +27,18 @@ import {
  *   runtime's 102,365 B. A product moves the runtime's bytes by a few through the minifier's names
  *   (-6 B with a notes section: a layout, two pages, an endpoint; +1 B with an endpoint alone), and
  *   by what of verge it starts to use (+233 B for `Link` and three navigation hooks);
- * - the example's own modules have a budget at least 5% over what they measured (27,400 B for
- *   26,039 B; the notes section's route lines and valibot checks added 82 B to them);
+ * - the example's own modules have a budget at least 5% over what they measured (27,500 B for
+ *   26,039 B, 5.6%; a notes section's route lines and valibot checks added 82 B to them);
  * - what a product adds beyond the example (its modules and packages, the client manifest) is
  *   printed, not held.
  */
 const WORKER_BOUND = 130_000;
+/**
+ * What the example measured beside the runtime when the bound was split (2026-11-29): its modules
+ * (26,039 B) and the client manifest (688 B). A constant, so that recording figures after a product
+ * has grown never moves the runtime's share.
+ */
+const EXAMPLE_WHEN_SPLIT = 26_039 + 688;
 
 const bundle = readFileSync(workerFile, "utf8");
 const map = JSON.parse(readFileSync(`${workerFile}.map`, "utf8")) as { sources: string[]; mappings: string };
@@ -40,9 +46,12 @@ const map = JSON.parse(readFileSync(`${workerFile}.map`, "utf8")) as { sources: 
 const sources = map.sources;
 const spans = spansOf(bundle, map, readBuild().manifest.build);
 const runtime = runtimePackages();
-/** The example's app modules: as recorded, or (recording) every app module in the bundle. */
+/**
+ * The example's app modules: those recorded. RECORD_WORKER_BUNDLE=example makes them every app
+ * module the bundle has, for when the example itself gains one (never after adding a product's).
+ */
 const example = new Set(
-  process.env.RECORD_WORKER_BUNDLE
+  process.env.RECORD_WORKER_BUNDLE === "example"
     ? spans.map((span) => span.module).filter((module) => partOf(module, runtime, new Set()) === "beyond")
     : Object.keys(recorded().parts.example.modules),
 );
@@ -159,9 +168,14 @@ describe("the worker bundle's budgets, part by part (test/node/worker-bundle.jso
   });
 
   it(`leaves the runtime what issue 49's ${WORKER_BOUND} B leaves beside the example, which has 5% to grow`, () => {
-    const { runtime: held, example: own, beyond: rest } = budgets;
-    expect(held.budget + own.total + rest.total).toBeLessThanOrEqual(WORKER_BOUND);
-    expect(own.budget).toBeGreaterThanOrEqual(Math.ceil(own.total * 1.05));
+    expect(budgets.runtime.budget, "the runtime's budget past what the bound leaves it").toBeLessThanOrEqual(
+      WORKER_BOUND - EXAMPLE_WHEN_SPLIT,
+    );
+    const least = Math.ceil(budgets.example.total * 1.05);
+    expect(
+      budgets.example.budget,
+      `the example's budget under 5% over what it measured: make it ${least} B`,
+    ).toBeGreaterThanOrEqual(least);
   });
 
   it("counts a product's new page beyond the example: the runtime's bytes do not move", () => {
