@@ -3,6 +3,7 @@ import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
 import { MODULE_ID_EXPORT, pageFiles } from "../../src/server/manifest";
 import { asset, gzipSize, readBuild, root, staticClosure } from "./dist";
+import { stableGzip } from "./stable-size";
 import { overBudget, partOf, recordIfAsked, recorded, total, type Part } from "./first-load";
 
 /** The budget for every byte of JavaScript the home page loads, gzipped. */
@@ -15,7 +16,12 @@ const OVER_REACT_BUDGET = 6_000;
  * below). Issue 32 asked for 3 KB in all, which cannot hold: web-vitals 6 is 3.2 KB gzip by
  * itself, and the collector is 4.4 KB in all. What is held is verge's own share (the view
  * bookkeeping, a client view's FCP and CLS, the envelope writer, the chunk's import line and debug
- * ID), about 1 KB.
+ * ID), about 1 KB. Other chunks' hashes in the chunk (the shell's file name it imports, its debug
+ * ID) are measured as stand-ins (stable-size.ts): once they moved it 7 B when product pages were
+ * added. What is left is the minifier's names for the shell's exports it imports (`{A,F,P}` or
+ * `{F,I,j}`), set by what every chunk imports: over five builds (the example; with a notes section,
+ * a layout, two pages and an endpoint; three variants of it) it measured 4,368-4,374 B for 4,370 B.
+ * The 6 B between 4,370 B and this budget (web-vitals itself 3,276 B) cover that.
  */
 const VITALS_OVER_LIBRARY_BUDGET = 1_100;
 
@@ -51,7 +57,7 @@ function firstLoad(module: string) {
   if (!page) throw new Error(`${module} has no chunk of its own in the client build`);
   // The entry and the page's chunk start loading at once; the browser then fetches their static imports.
   const loaded = staticClosure([manifest.entry, page.file]);
-  const sizes = [...loaded].map((href) => ({ href, gzip: gzipSize(asset(href)), raw: asset(href).length }));
+  const sizes = [...loaded].map((href) => ({ href, gzip: stableGzip(asset(href)), raw: asset(href).length }));
   return { loaded, sizes, total: sizes.reduce((sum, file) => sum + file.gzip, 0) };
 }
 
@@ -115,7 +121,7 @@ describe("JavaScript budget of Web Vitals", () => {
   it(`is at most web-vitals itself + ${VITALS_OVER_LIBRARY_BUDGET} bytes gzipped`, async () => {
     const first = firstLoad(HOME).loaded;
     const extra = [...staticClosure([`/${collector}`])].filter((href) => !first.has(href));
-    const total = extra.reduce((sum, href) => sum + gzipSize(asset(href)), 0);
+    const total = extra.reduce((sum, href) => sum + stableGzip(asset(href)), 0);
     const library = await webVitalsItselfGzip();
     console.log(
       `Web Vitals JS: ${extra.length} files, ${total} B gzip; web-vitals itself ${library} B gzip; ` +

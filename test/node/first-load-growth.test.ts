@@ -5,7 +5,8 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Plugin } from "vite";
-import { assetIn, gzipSize, readBuild, root, staticClosure } from "./dist";
+import { assetIn, readBuild, root, staticClosure } from "./dist";
+import { stableGzip } from "./stable-size";
 import { productionBuild, tempApp } from "./vite-app";
 
 const EXTRA_PAGES = 200;
@@ -61,7 +62,7 @@ function firstLoadGzip(dir: string, module: string): number {
   const { manifest } = readBuild(dir);
   const client = path.join(dir, "client");
   const files = staticClosure([manifest.entry, manifest.modules[module]!.file], client);
-  return [...files].reduce((sum, href) => sum + gzipSize(assetIn(client, href)), 0);
+  return [...files].reduce((sum, href) => sum + stableGzip(assetIn(client, href)), 0);
 }
 
 describe("the first load of a larger app", () => {

@@ -3,11 +3,15 @@
 // recorded in first-load.json when the budgets were last set.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { asset, gzipSize, readBuild, staticClosure } from "./dist";
+import { asset, readBuild, staticClosure } from "./dist";
+import { stableGzip } from "./stable-size";
 
 const RECORD = path.join(import.meta.dirname, "first-load.json");
 
-/** A part of a first load: its gzipped bytes by chunk, named by the chunk's first module. */
+/**
+ * A part of a first load: its gzipped bytes by chunk (other chunks' hashes in it measured as
+ * stand-ins: stable-size.ts), named by the chunk's first module.
+ */
 export type Part = Record<string, number>;
 
 /** What first-load.json holds: when it was measured, and each part's budget and chunks then. */
@@ -31,7 +35,7 @@ export function partOf(module: "runtime" | string): Part {
     if (!page) throw new Error(`${module} has no chunk of its own in the client build`);
     hrefs = new Set([...staticClosure([page.file])].filter((href) => !shared.has(href)));
   }
-  return Object.fromEntries([...hrefs].map((href) => [chunkName(href), gzipSize(asset(href))]));
+  return Object.fromEntries([...hrefs].map((href) => [chunkName(href), stableGzip(asset(href))]));
 }
 
 export const total = (part: Part) => Object.values(part).reduce((sum, bytes) => sum + bytes, 0);

@@ -4,14 +4,60 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { gzipSize, root, workerFile } from "./dist";
+import { gzipSize, readBuild, root, workerFile } from "./dist";
+import {
+  CLIENT_MANIFEST,
+  measure,
+  overBudget,
+  partOf,
+  recordIfAsked,
+  recorded,
+  runtimePackages,
+  spansOf,
+  type Part,
+  type Span,
+} from "./worker-parts";
 
-/** Budget for the worker bundle, gzipped (Workers' free plan allows 3 MB; startup time grows with size). */
-const WORKER_BUDGET = 130_000;
+/**
+ * Issue 49's bound on the example's worker, gzipped: Workers load the whole bundle at each start, so
+ * start-up time grows with it. It is held by part (worker-bundle.json, worker-parts.ts), so that a
+ * product's own growth never reds the runtime's budget:
+ * - the runtime's budget is what the bound leaves beside the example as measured (its modules, and
+ *   the client manifest): 130,000 - 26,039 - 688 = 103,273 B, set at 103,200 B, 835 B (0.8%) over the
+ *   runtime's 102,365 B. A product moves the runtime's bytes by a few through the minifier's names
+ *   (-6 B with a notes section: a layout, two pages, an endpoint; +1 B with an endpoint alone), and
+ *   by what of verge it starts to use (+233 B for `Link` and three navigation hooks);
+ * - the example's own modules have a budget at least 5% over what they measured (27,500 B for
+ *   26,039 B, 5.6%; a notes section's route lines and valibot checks added 82 B to them);
+ * - what a product adds beyond the example (its modules and packages, the client manifest) is
+ *   printed, not held.
+ */
+const WORKER_BOUND = 130_000;
+/**
+ * What the example measured beside the runtime when the bound was split (2026-11-29): its modules
+ * (26,039 B) and the client manifest (688 B). A constant, so that recording figures after a product
+ * has grown never moves the runtime's share.
+ */
+const EXAMPLE_WHEN_SPLIT = 26_039 + 688;
 
 const bundle = readFileSync(workerFile, "utf8");
+const map = JSON.parse(readFileSync(`${workerFile}.map`, "utf8")) as { sources: string[]; mappings: string };
 /** The modules that put code in the bundle, root-relative (its map, as verge/vite writes it). */
-const sources = JSON.parse(readFileSync(`${workerFile}.map`, "utf8")).sources as string[];
+const sources = map.sources;
+const spans = spansOf(bundle, map, readBuild().manifest.build);
+const runtime = runtimePackages();
+/**
+ * The example's app modules: those recorded. RECORD_WORKER_BUNDLE=example makes them every app
+ * module the bundle has, for when the example itself gains one (never after adding a product's).
+ */
+const example = new Set(
+  process.env.RECORD_WORKER_BUNDLE === "example"
+    ? spans.map((span) => span.module).filter((module) => partOf(module, runtime, new Set()) === "beyond")
+    : Object.keys(recorded().parts.example.modules),
+);
+example.delete(CLIENT_MANIFEST);
+const parts = measure(spans, runtime, example);
+recordIfAsked(parts);
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(root, file), "utf8"));
 
 describe("the worker bundle (vite build)", () => {
@@ -49,9 +95,129 @@ describe("the worker bundle (vite build)", () => {
     expect(sources).toContain("src/worker.ts");
   });
 
-  it(`is under ${WORKER_BUDGET} bytes gzipped`, () => {
-    const size = gzipSize(bundle);
-    console.log(`worker bundle: ${bundle.length} B raw, ${size} B gzip`);
-    expect(size).toBeLessThan(WORKER_BUDGET);
+  it("places every byte in a module through its source map", () => {
+    expect(spans.map((span) => span.text).join("")).toBe(bundle);
+    const modules = new Set(spans.map((span) => span.module));
+    expect([...modules].filter((module) => partOf(module, runtime, example) === "runtime")).toEqual(
+      expect.arrayContaining([
+        "react-dom",
+        "react",
+        "hono",
+        "toucan-js",
+        "src/server/create-app.ts",
+        "src/worker.ts",
+      ]),
+    );
+    expect(partOf("src/app/pages/guestbook.tsx", runtime, example)).toBe("example");
+    expect(partOf("valibot", runtime, example)).toBe("example"); // only the example's pages import it
+    expect(modules).toContain(CLIENT_MANIFEST);
+  });
+});
+
+/** A source map's base64 VLQ of one number, to write the small bundle's map below by hand. */
+function vlq(n: number): string {
+  const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  let value = n < 0 ? (-n << 1) | 1 : n << 1;
+  let out = "";
+  do {
+    const digit = value & 31;
+    value >>>= 5;
+    out += digits[value ? digit | 32 : digit];
+  } while (value);
+  return out;
+}
+
+describe("the worker bundle's bytes by module (worker-parts.ts)", () => {
+  it("gives the bundler's wrapper to the module it opens, and finds the client manifest by its build", () => {
+    const code =
+      'import*as e from"cloudflare:workers";var A=o(()=>{hono()}),B=o(()=>{notes()});' +
+      "var M={build:`b1d`,entry:`/assets/entry-Ab12Cd34.js`};B();";
+    // Segments: [column delta, source delta, line, column]; one field alone: nothing maps there.
+    const at = (text: string) => code.indexOf(text);
+    const mappings = [
+      [at("hono()"), 0, 0, 0],
+      [at("}),B=") - at("hono()")],
+      [at("notes()") - at("}),B="), 1, 0, 0],
+      [at("});var M") - at("notes()")],
+    ]
+      .map((fields) => fields.map(vlq).join(""))
+      .join(",");
+    const sources = ["node_modules/hono/dist/index.js", "src/app/pages/notes.tsx"];
+    expect(spansOf(code, { sources, mappings }, "b1d")).toEqual([
+      { text: 'import*as e from"cloudflare:workers";var A=o(()=>{hono()', module: "hono" },
+      { text: "}),B=o(()=>{notes()", module: "src/app/pages/notes.tsx" },
+      { text: "});var M={build:`b1d`,entry:`/assets/entry-Ab12Cd34.js`};B();", module: CLIENT_MANIFEST },
+    ]);
+  });
+});
+
+describe("the worker bundle's budgets, part by part (test/node/worker-bundle.json)", () => {
+  const { runtime: ours, example: app, beyond } = parts;
+  const budgets = recorded().parts;
+
+  it("keeps the runtime (verge's server code, React, hono, Sentry's client) within its budget", () => {
+    console.log(
+      `worker bundle: ${bundle.length} B raw, ${gzipSize(bundle)} B gzip; by part: runtime ${ours.total} B, ` +
+        `example ${app.total} B, beyond the example ${beyond.total} B`,
+    );
+    expect(ours.total, overBudget("runtime", ours)).toBeLessThanOrEqual(budgets.runtime.budget);
+  });
+
+  it("keeps the example app's own modules within their budget", () => {
+    expect(app.total, overBudget("example", app)).toBeLessThanOrEqual(budgets.example.budget);
+  });
+
+  it(`leaves the runtime what issue 49's ${WORKER_BOUND} B leaves beside the example, which has 5% to grow`, () => {
+    expect(budgets.runtime.budget, "the runtime's budget past what the bound leaves it").toBeLessThanOrEqual(
+      WORKER_BOUND - EXAMPLE_WHEN_SPLIT,
+    );
+    const least = Math.ceil(budgets.example.total * 1.05);
+    expect(
+      budgets.example.budget,
+      `the example's budget under 5% over what it measured: make it ${least} B`,
+    ).toBeGreaterThanOrEqual(least);
+  });
+
+  it("counts a product's new page beyond the example: the runtime's bytes do not move", () => {
+    // A page and an endpoint as the bundler lays them out: the lazy wrapper, then the module.
+    const page: Span[] = [
+      { text: "var Xq,Yq=o(()=>{", module: "src/app/pages/notes.tsx" },
+      {
+        text: "Xq=function(){return D(`h1`,{children:`Notes`})}});".repeat(40),
+        module: "src/app/pages/notes.tsx",
+      },
+      { text: "async function Zq(e){return e.json()}", module: "src/app/endpoints/notes.ts" },
+    ];
+    const at = spans.findIndex((span) => span.module === "src/app/pages/guestbook.tsx");
+    const grown = measure([...spans.slice(0, at), ...page, ...spans.slice(at)], runtime, example);
+    expect(grown.runtime).toEqual(ours);
+    expect(grown.example).toEqual(app);
+    expect(Object.keys(grown.beyond.modules)).toEqual(
+      [
+        ...new Set([...Object.keys(beyond.modules), "src/app/endpoints/notes.ts", "src/app/pages/notes.tsx"]),
+      ].sort(),
+    );
+    expect(grown.beyond.total).toBeGreaterThan(beyond.total);
+  });
+
+  it("says what grew, by how much, against what, and how to decide", () => {
+    const record = recorded();
+    const grown: Part = {
+      total: record.parts.runtime.budget + 1_234,
+      modules: { ...record.parts.runtime.modules, hono: record.parts.runtime.modules.hono! + 1_500 },
+    };
+    const message = overBudget("runtime", grown, record);
+    console.log(message);
+    expect(message).toContain(
+      `The worker's runtime part is ${(record.parts.runtime.budget + 1_234).toLocaleString("en")} B gzip, ` +
+        `over its budget of ${record.parts.runtime.budget.toLocaleString("en")} B`,
+    );
+    const hono = record.parts.runtime.modules.hono!;
+    expect(message).toContain(
+      `  hono: ${(hono + 1_500).toLocaleString("en")} B (${hono.toLocaleString("en")} B when measured, +1,500 B)`,
+    );
+    expect(message).toMatch(/\(\d+ modules unchanged\)/);
+    expect(message).toContain("To decide: ");
+    expect(message).toContain("RECORD_WORKER_BUNDLE=1");
   });
 });
