@@ -186,13 +186,11 @@ function prefixed(
         controller.enqueue(next.failure);
         return controller.close();
       }
-      const { done, value } = await next.reader.read();
       if (!sentLead) {
         sentLead = true;
-        // The lead goes out with React's first chunk, in one write: it is small, and ready then.
-        controller.enqueue(joined(next.lead, done ? undefined : value));
-        return done ? controller.close() : undefined;
+        return controller.enqueue(new TextEncoder().encode(next.lead));
       }
+      const { done, value } = await next.reader.read();
       if (done) controller.close();
       else controller.enqueue(value);
     },
@@ -202,13 +200,4 @@ function prefixed(
       if ("reader" in next) await next.reader.cancel(reason);
     },
   });
-}
-
-/** `text` encoded, then `bytes`, in one buffer. */
-function joined(text: string, bytes?: Uint8Array): Uint8Array {
-  const buffer = new Uint8Array(text.length * 3 + (bytes?.byteLength ?? 0));
-  const { written } = new TextEncoder().encodeInto(text, buffer);
-  if (!bytes) return buffer.subarray(0, written);
-  buffer.set(bytes, written);
-  return buffer.subarray(0, written + bytes.byteLength);
 }
