@@ -15,6 +15,9 @@
 //                                  and the first /items on fresh starts. Issue 30: worker CPU of
 //                                  /items HTML within 1.03x of <ref>'s, the first request no dearer.
 //                                  `--only=html-items --against=<ref>` measures just that
+//   npm run bench -- --first=15    only the first /items after start: 15 fresh starts each of the
+//                                  app, the floor and the floor with a log line (and --against's
+//                                  app), worker CPU and wall clock, printed only
 //   npm run bench -- --report      rewrite BENCHMARKS.md's figures from bench/history.json, no run
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -48,6 +51,7 @@ const options = parseOptions(import.meta.url, {
   note: { type: "string" },
   report: { type: "boolean", default: false },
   against: { type: "string" },
+  first: { type: "string" },
 });
 const log = (line) => console.log(`[bench] ${line}`);
 if (options.report) {
@@ -74,7 +78,7 @@ const selected = WORKLOADS.filter((w) => !only || only.includes(w.id));
 /** A dot per window, so a long run shows it is alive. */
 const progress = (round, of) => process.stdout.write(round < of ? "." : ".\n");
 /** Fresh starts of each Worker whose first request is timed (the median is reported). */
-const FIRST_ROUNDS = quick ? 1 : 7;
+const FIRST_ROUNDS = options.first ? Number(options.first) : quick ? 1 : 7;
 /** The workloads measured on the other tree too (--against), in the same windows as app and floor. */
 const AGAINST = ["html-items"];
 /** First bytes of a shell against a plain hit (SHELL_PAIRS): rounds, and requests each per round. */
@@ -129,7 +133,7 @@ try {
   const pages = await availablePages(app.url, ["/", "/guestbook", "/slow"]);
   if (!pages.has("/guestbook")) {
     log("/guestbook answers 404 (the example page is gone): its workloads are unavailable");
-  } else if (options.traps || selected.some((w) => w.needs === "/guestbook")) {
+  } else if (!options.first && (options.traps || selected.some((w) => w.needs === "/guestbook"))) {
     log(`seeding ${GUESTBOOK_ENTRIES} guestbook entries through the sign action`);
     await seedGuestbook(app.url);
   }
@@ -152,6 +156,17 @@ try {
   for (const [name, r] of Object.entries(firstRequest))
     log(`  ${name}: worker CPU ${r.cpuMs.toFixed(1)} ms, ${r.ms.toFixed(1)} ms wall clock (median)`);
   const { old: oldFirst, ...firstOfThisTree } = firstRequest;
+  if (options.first) {
+    // Each ratio of medians; the samples of each start are printed above the medians' lines.
+    for (const [name, r] of Object.entries(firstRequest).filter(([name]) => name !== "app"))
+      log(`  app over ${name}: ${(firstRequest.app.cpuMs / r.cpuMs).toFixed(2)}x worker CPU`);
+    for (const [name, r] of Object.entries(firstRequest))
+      log(`  ${name}'s starts, worker CPU ms: ${r.samples.map((s) => s.cpuMs.toFixed(1)).join(" ")}`);
+    await stopAll();
+    other?.remove();
+    await rm(tmp, { recursive: true, force: true });
+    process.exit(0);
+  }
   app = await start(appOptions);
   const floor = await start(floorOptions);
   const old = other && (await start(oldOptions));

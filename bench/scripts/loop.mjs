@@ -37,6 +37,10 @@
 //                                     path for short ASCII strings during its calls (an experiment:
 //                                     React encodes each string it writes, each a native call). With
 //                                     --against, a tree from before the mode runs it without
+//   npm run bench:loop -- --writes    instead of timing: one call of each target, its body's
+//                                     streams counted (made, piped, teed), the enqueues into them
+//                                     and the chunks its reader gets, with their sizes
+//                                     (bench/workers/stream-census.ts)
 //   npm run bench:loop -- --d1-apart  also each target's D1 calls alone (recorded from one call,
 //                                     replayed in the same rounds), and the target less them:
 //                                     local D1 runs in the Worker's process, on Cloudflare it does not
@@ -82,6 +86,7 @@ const options = parseOptions(import.meta.url, {
   "d1-apart": { type: "boolean", default: false },
   "d1-memory": { type: "boolean", default: false },
   render: { type: "boolean", default: false },
+  writes: { type: "boolean", default: false },
   against: { type: "string" },
 });
 if (options.hit && options.render) throw new Error("--hit and --render: say one (a hit, or a whole render)");
@@ -156,7 +161,7 @@ try {
   const subjects = targets.flatMap((target) =>
     trees.map((tree) => ({ target, tree, label: tree === trees[0] ? target : `${target}@old` })),
   );
-  const run = async ({ target: named, tree, d1 }, count) => {
+  const run = async ({ target: named, tree, d1, census }, count) => {
     // `<target>:render`: that target rendering the page whole, in the same rounds as the others;
     // `<target>:anonymous` (with --signed-in): that target for a visitor without a session;
     // `<target>:fast-encode`: with a JavaScript TextEncoder for short ASCII strings (an experiment).
@@ -171,6 +176,7 @@ try {
     if (options["memory-cache"]) query.set("cache", "memory");
     if (options["signed-in"] && !modes.includes("anonymous")) query.set("signed-in", "1");
     if (modes.includes("fast-encode")) query.set("encode", "fast");
+    if (census) query.set("writes", "1");
     // The guestbook as `npm run bench` has it: its entries signed (trees before this ignore it).
     if (options.path.startsWith("/guestbook")) query.set("seed", String(GUESTBOOK_ENTRIES));
     const response = await fetch(`${tree.url}?${query}`);
@@ -198,6 +204,17 @@ try {
       );
     log(`${subject.label}: ${bytesPerRequest} bytes per call (warm-up)`);
   }
+  // --writes: one more call of each, its streams counted, and no rounds.
+  if (options.writes) {
+    for (const subject of subjects) {
+      const c = await run({ ...subject, census: true }, 1);
+      const streams = `${c.readableStreams} ReadableStream, ${c.transformStreams} TransformStream, ${c.pipeThrough} pipeThrough, ${c.pipeTo} pipeTo, ${c.tee} tee`;
+      log(`${subject.label}: ${streams}; ${c.enqueues} enqueues (${c.enqueuedBytes} B)`);
+      log(
+        `  body read as ${c.chunks} chunks, ${c.bytes} B (smallest ${c.sizes[0]}, median ${c.sizes[1]}, largest ${c.sizes[2]})`,
+      );
+    }
+  }
   // --d1-apart: each target's D1 calls, recorded from one call, timed alone in the same rounds.
   if (options["d1-apart"]) {
     for (const subject of [...subjects]) {
@@ -208,47 +225,49 @@ try {
     }
   }
 
-  const perCall = Object.fromEntries(subjects.map((s) => [s.label, []]));
-  for (let round = 0; round < rounds; round++) {
-    for (const subject of round % 2 ? [...subjects].reverse() : subjects) {
-      const before = threadsCpuMs(subject.tree.workerd);
-      await run(subject, n);
-      perCall[subject.label].push((threadsCpuMs(subject.tree.workerd) - before) / n);
+  if (!options.writes) {
+    const perCall = Object.fromEntries(subjects.map((s) => [s.label, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const subject of round % 2 ? [...subjects].reverse() : subjects) {
+        const before = threadsCpuMs(subject.tree.workerd);
+        await run(subject, n);
+        perCall[subject.label].push((threadsCpuMs(subject.tree.workerd) - before) / n);
+      }
+      process.stdout.write(round + 1 < rounds ? "." : ".\n");
     }
-    process.stdout.write(round + 1 < rounds ? "." : ".\n");
-  }
-  const sorted = (xs) => [...xs].sort((a, b) => a - b);
-  const quantile = (xs, q) => sorted(xs)[Math.floor((xs.length - 1) * q)];
-  const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
-  log(
-    `${options.path}${options.data ? " (page data)" : ""}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`,
-  );
-  for (const { label } of subjects) {
-    const all = perCall[label].map((x) => x.toFixed(3)).join(" ");
-    log(`  ${label.padEnd(LABEL)} ${median(perCall[label]).toFixed(3)} ms  (${all})`);
-  }
-  // --d1-apart: each target less what its D1 calls cost alone, round by round.
-  for (const { label, of } of subjects.filter((subject) => subject.of)) {
-    const rest = perCall[of].map((x, i) => x - perCall[label][i]);
-    const all = rest.map((x) => x.toFixed(3)).join(" ");
-    log(`  ${`${of} less D1`.padEnd(LABEL)} ${median(rest).toFixed(3)} ms  (${all})`);
-  }
-  // Each round's ratio, both targets measured moments apart: a burst of load from elsewhere falls
-  // on both, so the ratios spread less than the times do. Their quartiles show how far to trust it.
-  const ratio = (label, to) => {
-    const ratios = perCall[label].map((x, i) => x / perCall[to][i]);
-    const [q1, m, q3] = [0.25, 0.5, 0.75].map((q) => quantile(ratios, q).toFixed(3));
-    log(`  ${label.padEnd(LABEL)} ${m}x [${q1} ${q3}]`);
-  };
-  if (other) {
+    const sorted = (xs) => [...xs].sort((a, b) => a - b);
+    const quantile = (xs, q) => sorted(xs)[Math.floor((xs.length - 1) * q)];
+    const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
     log(
-      `this tree over ${options.against} (${other.commit.slice(0, 12)}), round by round: median [quartiles]`,
+      `${options.path}${options.data ? " (page data)" : ""}, ${n} calls per round, ${rounds} rounds: process CPU per call, median (all rounds)`,
     );
-    for (const target of targets) ratio(target, `${target}@old`);
-  } else {
-    const last = targets.at(-1);
-    log(`ratio to ${last}, round by round: median [quartiles]`);
-    for (const target of targets.slice(0, -1)) ratio(target, last);
+    for (const { label } of subjects) {
+      const all = perCall[label].map((x) => x.toFixed(3)).join(" ");
+      log(`  ${label.padEnd(LABEL)} ${median(perCall[label]).toFixed(3)} ms  (${all})`);
+    }
+    // --d1-apart: each target less what its D1 calls cost alone, round by round.
+    for (const { label, of } of subjects.filter((subject) => subject.of)) {
+      const rest = perCall[of].map((x, i) => x - perCall[label][i]);
+      const all = rest.map((x) => x.toFixed(3)).join(" ");
+      log(`  ${`${of} less D1`.padEnd(LABEL)} ${median(rest).toFixed(3)} ms  (${all})`);
+    }
+    // Each round's ratio, both targets measured moments apart: a burst of load from elsewhere falls
+    // on both, so the ratios spread less than the times do. Their quartiles show how far to trust it.
+    const ratio = (label, to) => {
+      const ratios = perCall[label].map((x, i) => x / perCall[to][i]);
+      const [q1, m, q3] = [0.25, 0.5, 0.75].map((q) => quantile(ratios, q).toFixed(3));
+      log(`  ${label.padEnd(LABEL)} ${m}x [${q1} ${q3}]`);
+    };
+    if (other) {
+      log(
+        `this tree over ${options.against} (${other.commit.slice(0, 12)}), round by round: median [quartiles]`,
+      );
+      for (const target of targets) ratio(target, `${target}@old`);
+    } else {
+      const last = targets.at(-1);
+      log(`ratio to ${last}, round by round: median [quartiles]`);
+      for (const target of targets.slice(0, -1)) ratio(target, last);
+    }
   }
   if (trees[0].inspectorPort)
     await profiles(trees[0].inspectorPort, (target, count) =>

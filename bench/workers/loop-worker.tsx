@@ -14,6 +14,7 @@ import { D1_BOOKMARK_HEADER, PAGE_DATA_HEADER, PAGE_DATA_PARAM } from "../../src
 import { sealBookmark } from "../../src/server/bookmark-seal";
 import { createSession, nowSeconds } from "../../src/server/sessions";
 import { answeringEnv, recordingEnv, replay, type Recorded } from "./d1-replay";
+import { streamCensus } from "./stream-census";
 
 /**
  * A bookmark makes the app render a page it would serve from its edge cache (the floor always
@@ -152,6 +153,7 @@ export default {
     const call = new URLSearchParams(params);
     call.delete("d1");
     call.delete("n");
+    call.delete("writes");
     const key = String(call);
     if (params.get("d1") === "replay") {
       const calls = recorded.get(key);
@@ -167,6 +169,11 @@ export default {
       if (!log) return new Response("d1=memory: record this call first (d1=record)", { status: 400 });
       callEnv = await answeringEnv(env, log);
     }
+    // writes=1: one call, its streams and writes counted (stream-census.ts), instead of timing.
+    if (params.get("writes") === "1")
+      return Response.json(
+        await streamCensus(async () => target.fetch(new Request(page, { headers }), callEnv, ctx)),
+      );
     let bytes = 0;
     let failed = 0;
     let firstFailure: string | undefined;

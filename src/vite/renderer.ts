@@ -13,6 +13,21 @@ import { isClient, type Verge } from "./context.ts";
 /** The module that names the renderer chosen. */
 const RENDERER_MODULE = "virtual:verge/renderer";
 
+/**
+ * Three of the four built-ins React's Node build requires, as objects that load them when first
+ * used rather than with the isolate: `util` for the TextEncoder every isolate has, `crypto` for
+ * the md5 of `useActionState` keys, `stream` for its Node-stream API, which verge never calls.
+ * workerd evaluates node:crypto's and node:stream's JavaScript at start-up otherwise.
+ * `async_hooks` stays: React makes its AsyncLocalStorage at once. A React whose file requires
+ * them otherwise is left as it is (they load at start-up again, nothing breaks).
+ */
+const builtin = (name: string) => `globalThis.process.getBuiltinModule("node:${name}")`;
+const LAZY_BUILTINS: Record<string, string> = {
+  'require("util")': "{ TextEncoder: globalThis.TextEncoder }",
+  'require("crypto")': `{ get createHash() { return ${builtin("crypto")}.createHash; } }`,
+  'require("stream")': `{ get Readable() { return ${builtin("stream")}.Readable; } }`,
+};
+
 /** Which of React's server builds renders pages. */
 export type Renderer = "node" | "edge";
 
@@ -42,5 +57,12 @@ export function rendererPlugin(verge: Verge, renderer: Renderer): Plugin {
     },
     // Its name, for the runtime: a stored shell records the build that wrote it (react-couplings.ts).
     load: (id) => (id === `\0${RENDERER_MODULE}` ? `export default ${JSON.stringify(renderer)};` : undefined),
+    transform(code, id) {
+      if (!id.endsWith("react-dom-server.node.production.js")) return undefined;
+      let lazy = code;
+      for (const [required, object] of Object.entries(LAZY_BUILTINS)) lazy = lazy.replace(required, object);
+      // One line for another each time: React's line numbers, which its source map gives, hold.
+      return { code: lazy, map: null };
+    },
   };
 }
