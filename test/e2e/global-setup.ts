@@ -14,6 +14,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
 import { freePort } from "../support/free-port";
+import { seedMigratedD1 } from "./migrated-d1";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -140,6 +141,8 @@ const PROJECT = [
 async function startNpmRunDev(copy: string, extra: string[]) {
   for (const entry of PROJECT) await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
   await symlink(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+  // Its local state, where `npm run dev` keeps it when not told (--persist-to).
+  await seedMigratedD1(path.join(copy, ".wrangler/state"));
   const port = await freePort();
   const args = [
     ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())],
@@ -214,7 +217,7 @@ export default async function setup(project: TestProject) {
   // Started side by side, not waited for here: each spends most of its start-up bundling or
   // waiting on its own process, while the other projects' tests run.
   const started = await Promise.allSettled([
-    startPreview({ logFile, persistTo: state, extra: dsn }),
+    seedMigratedD1(state).then(() => startPreview({ logFile, persistTo: state, extra: dsn })),
     uses.fixture
       ? startPreview({
           logFile: path.join(root, "dist/e2e-fixture.log"),
