@@ -4,6 +4,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { chromiumMissing } from "./test/support/chromium.ts";
+import PreviewFilesFirst from "./test/e2e/sequencer.ts";
 
 /**
  * Whether this run includes project `name`: every project runs unless --project picks others
@@ -96,6 +97,8 @@ export default defineConfig(async () => {
       // A passing test's console (the worker's request log lines, a server's output) is noise: it
       // is printed for a failing test only, where it tells what the worker saw.
       silent: "passed-only",
+      // Vitest's order, but the browser files on the preview alone first (test/e2e/sequencer.ts).
+      sequence: { sequencer: PreviewFilesFirst },
       projects: [
         ...(runs("workerd") || runs("workerd-own-storage") ? await workerdProjects() : []),
         {

@@ -15,6 +15,7 @@ import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
 import { freePort } from "../support/free-port";
 import { seedMigratedD1 } from "./migrated-d1";
+import { usesOfFile } from "./server-uses";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -157,12 +158,6 @@ async function startNpmRunDev(copy: string, extra: string[]) {
   return served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"), true);
 }
 
-/** What in a test file's source means it talks to a server besides the product's preview. */
-const USES = {
-  fixture: /\bfixtureURL\b|\bTEST_APP\b/,
-  dev: /\bdevURL\b|\bdevRoot\b|serverPids/,
-};
-
 /**
  * The servers the files of this run talk to: the product's preview always; the tests' app and the
  * dev server only when a file names them. A whole run starts all three at once, as the workerd
@@ -172,11 +167,8 @@ async function serversOf(project: TestProject): Promise<{ fixture: boolean; dev:
   const filters = runFilters(project);
   if (filters.length === 0) return { fixture: true, dev: true };
   const { testFiles } = await project.globTestFiles(filters);
-  const sources = await Promise.all(testFiles.map((file) => readFile(file, "utf8")));
-  return {
-    fixture: sources.some((source) => USES.fixture.test(source)),
-    dev: sources.some((source) => USES.dev.test(source)),
-  };
+  const uses = testFiles.map(usesOfFile);
+  return { fixture: uses.some((use) => use.fixture), dev: uses.some((use) => use.dev) };
 }
 
 /**
@@ -237,12 +229,19 @@ export default async function setup(project: TestProject) {
     await rm(devRoot, { recursive: true, force: true });
     throw failed.reason;
   }
-  const ready = Promise.all(servers.map((server) => server.ready)).then(
-    () => null,
-    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  // Each server's outcome: null once it answers, or why it did not start.
+  const [preview, fixture, dev] = servers.map((server) =>
+    server.ready.then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    ),
   );
-  const readiness = createServer((_request, response) => {
-    void ready.then((failure) => {
+  // `?fixture&dev`: a file waits for the preview and the servers it names, not for the others.
+  const readiness = createServer((request, response) => {
+    const named = new URL(request.url ?? "/", "http://localhost").searchParams;
+    const awaited = [preview, named.has("fixture") && fixture, named.has("dev") && dev];
+    void Promise.all(awaited.filter((outcome) => outcome !== false)).then((outcomes) => {
+      const failure = outcomes.find((outcome) => outcome !== null) ?? null;
       response.writeHead(failure === null ? 200 : 500, { "Content-Type": "text/plain" });
       response.end(failure ?? "ready");
     });
