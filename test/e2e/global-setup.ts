@@ -51,10 +51,11 @@ async function lastLines(log: string) {
 async function waitUntilReady(url: string, child: ChildProcess, log: string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(
-        `the server exited early (code ${child.exitCode}); ${log} ends:\n${await lastLines(log)}`,
-      );
+    // Stopped by a signal (the teardown's, when a run ends before the server answered), a child
+    // has no exit code: polling on to the deadline kept vitest from exiting for its 10 s.
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const how = child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode;
+      throw new Error(`the server exited early (${how}); ${log} ends:\n${await lastLines(log)}`);
     }
     try {
       const response = await fetch(url);
@@ -117,7 +118,7 @@ function served(child: ChildProcess, url: string, logFile: string, stopGroup = f
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       // A group leader (npm run dev) stops with the server and workerd under it.
       if (stopGroup) process.kill(-child.pid!, "SIGTERM");
