@@ -2,17 +2,24 @@
 // in Chromium against `npm run preview` and `npm run dev`. `npm test` runs them all. test/hostile/ gathers every
 // hostile case in one folder; its suffix picks the project (.worker, .node, .e2e).
 import path from "node:path";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { chromiumMissing } from "./test/support/chromium.ts";
-import { verge } from "verge/vite";
+import PreviewFilesFirst from "./test/e2e/sequencer.ts";
 
-/** Whether this run includes the browser tests: every project runs unless --project picks others. */
-function runsChromium(argv: string[]): boolean {
+/**
+ * Whether this run includes project `name`: every project runs unless --project picks others
+ * (a name, a `*` pattern such as `workerd*`, or `!name` to leave one out).
+ */
+function runs(name: string, argv = process.argv): boolean {
   const picked = argv.flatMap((arg, i) =>
     arg.startsWith("--project=") ? [arg.slice(10)] : arg === "--project" ? [argv[i + 1] ?? ""] : [],
   );
-  return picked.length === 0 || picked.includes("chromium");
+  const escape = (part: string) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+  const matches = (pattern: string) =>
+    new RegExp(`^${pattern.split("*").map(escape).join(".*")}$`).test(name);
+  const wanted = picked.filter((pattern) => !pattern.startsWith("!"));
+  const unwanted = picked.filter((pattern) => pattern.startsWith("!")).map((pattern) => pattern.slice(1));
+  return (wanted.length === 0 || wanted.some(matches)) && !unwanted.some(matches);
 }
 
 /**
@@ -31,13 +38,16 @@ const OWN_STORAGE = [
   "test/worker/visitor-left.test.ts",
 ];
 
-/** A project of worker tests inside workerd, with local D1 and the migrations applied. */
-function workerdProject(
-  name: string,
-  files: { include?: string[]; exclude?: string[]; isolate: boolean },
-  migrations: Awaited<ReturnType<typeof readD1Migrations>>,
-) {
-  return {
+/**
+ * The projects of worker tests inside workerd, with local D1 and the migrations applied. Their
+ * pool and plugins load only when a workerd project runs: loading them costs about 2 s, most of
+ * the start of a run of one browser file.
+ */
+async function workerdProjects() {
+  const { cloudflareTest, readD1Migrations } = await import("@cloudflare/vitest-pool-workers");
+  const { verge } = await import("verge/vite");
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  const project = (name: string, files: { include?: string[]; exclude?: string[]; isolate: boolean }) => ({
     plugins: [
       // The worker's client manifest (virtual:verge/manifest), as the runtime is deployed.
       verge(),
@@ -62,17 +72,23 @@ function workerdProject(
       ],
       globalSetup: ["./test/worker/global-setup.ts"],
     },
-  };
+  });
+  return [
+    // The workerd files share one workerd per vitest worker (`isolate: false`): a workerd started
+    // per file cost about 2.5 s each. They share its storage too (D1, the edge cache), so a file
+    // that needs an empty edge cache or a D1 of its own runs in the second project.
+    project("workerd", { exclude: OWN_STORAGE, isolate: false }),
+    project("workerd-own-storage", { include: OWN_STORAGE, isolate: true }),
+  ];
 }
 
 export default defineConfig(async () => {
   // Without a browser, stop before any test with one line, not a launch error per browser test.
-  const missing = runsChromium(process.argv) ? chromiumMissing() : null;
+  const missing = runs("chromium") ? chromiumMissing() : null;
   if (missing) {
     console.error(missing);
     process.exit(1);
   }
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
       // Both cores (vitest's default leaves one idle): the browser tests' servers start and the
@@ -81,12 +97,10 @@ export default defineConfig(async () => {
       // A passing test's console (the worker's request log lines, a server's output) is noise: it
       // is printed for a failing test only, where it tells what the worker saw.
       silent: "passed-only",
+      // Vitest's order, but the browser files on the preview alone first (test/e2e/sequencer.ts).
+      sequence: { sequencer: PreviewFilesFirst },
       projects: [
-        // The workerd files share one workerd per vitest worker (`isolate: false`): a workerd
-        // started per file cost about 2.5 s each. They share its storage too (D1, the edge cache),
-        // so a file that needs an empty edge cache or a D1 of its own runs in the second project.
-        workerdProject("workerd", { exclude: OWN_STORAGE, isolate: false }, migrations),
-        workerdProject("workerd-own-storage", { include: OWN_STORAGE, isolate: true }, migrations),
+        ...(runs("workerd") || runs("workerd-own-storage") ? await workerdProjects() : []),
         {
           test: {
             name: "node",

@@ -16,7 +16,7 @@ function stateOf(wranglerToml: string, persistTo: string | undefined) {
 }
 
 /** The migration files' names and contents, as one hash: any added or edited file changes it. */
-function fingerprint(dir: string): string {
+export function fingerprint(dir: string): string {
   const hash = createHash("sha256");
   const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".sql")) : [];
   for (const name of files.sort())

@@ -83,7 +83,7 @@ describe("Back from another site", () => {
             .notRestoredReasons,
         ),
       );
-    await expect.poll(restored, { timeout: 5_000, message: "pageshow with persisted" }).toBe(true);
+    await expect.poll(restored, { message: "pageshow with persisted" }).toBe(true);
     expect(await reasons()).toBe("null");
     expect(await marker(page)).toBe("first");
     expect(await scrolled(page)).toBe(y);

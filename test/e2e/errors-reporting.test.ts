@@ -30,7 +30,7 @@ describe("hydration mismatch", () => {
       await route.fulfill({ response, body: html });
     });
     await page.goto("/errors");
-    await expect.poll(async () => (await envelopes()).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await envelopes()).length).toBe(1);
     const exception = eventOf((await envelopes())[0]!)!.exception.values[0];
     // React hands recoverable errors to the global reportError(), which the reporter listens to.
     expect(exception.mechanism.type).toBe("onerror");

@@ -14,6 +14,8 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
 import { freePort } from "../support/free-port";
+import { seedMigratedD1 } from "./migrated-d1";
+import { usesOfFile } from "./server-uses";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -49,10 +51,11 @@ async function lastLines(log: string) {
 async function waitUntilReady(url: string, child: ChildProcess, log: string) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(
-        `the server exited early (code ${child.exitCode}); ${log} ends:\n${await lastLines(log)}`,
-      );
+    // Stopped by a signal (the teardown's, when a run ends before the server answered), a child
+    // has no exit code: polling on to the deadline kept vitest from exiting for its 10 s.
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const how = child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode;
+      throw new Error(`the server exited early (${how}); ${log} ends:\n${await lastLines(log)}`);
     }
     try {
       const response = await fetch(url);
@@ -115,7 +118,7 @@ function served(child: ChildProcess, url: string, logFile: string, stopGroup = f
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       // A group leader (npm run dev) stops with the server and workerd under it.
       if (stopGroup) process.kill(-child.pid!, "SIGTERM");
@@ -140,6 +143,8 @@ const PROJECT = [
 async function startNpmRunDev(copy: string, extra: string[]) {
   for (const entry of PROJECT) await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
   await symlink(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+  // Its local state, where `npm run dev` keeps it when not told (--persist-to).
+  await seedMigratedD1(path.join(copy, ".wrangler/state"));
   const port = await freePort();
   const args = [
     ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())],
@@ -154,26 +159,30 @@ async function startNpmRunDev(copy: string, extra: string[]) {
   return served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"), true);
 }
 
-/** What in a test file's source means it talks to a server besides the product's preview. */
-const USES = {
-  fixture: /\bfixtureURL\b|\bTEST_APP\b/,
-  dev: /\bdevURL\b|\bdevRoot\b|serverPids/,
-};
-
 /**
  * The servers the files of this run talk to: the product's preview always; the tests' app and the
  * dev server only when a file names them. A whole run starts all three at once, as the workerd
  * tests run beside; one file (`npm run test:chromium -- layouts`) starts only what it uses.
  */
 async function serversOf(project: TestProject): Promise<{ fixture: boolean; dev: boolean }> {
-  const filters = project.vitest.config.filters ?? [];
+  const filters = runFilters(project);
   if (filters.length === 0) return { fixture: true, dev: true };
   const { testFiles } = await project.globTestFiles(filters);
-  const sources = await Promise.all(testFiles.map((file) => readFile(file, "utf8")));
-  return {
-    fixture: sources.some((source) => USES.fixture.test(source)),
-    dev: sources.some((source) => USES.dev.test(source)),
-  };
+  const uses = testFiles.map(usesOfFile);
+  return { fixture: uses.some((use) => use.fixture), dev: uses.some((use) => use.dev) };
+}
+
+/**
+ * The command line's file filters (`vitest run layouts`, `... fetcher.test.ts:12`), without line
+ * numbers. Vitest 4 keeps them on its instance only, outside its typed API (its config has none):
+ * if that changes, say so, rather than start every server for one file again unnoticed.
+ */
+function runFilters(project: TestProject): string[] {
+  const vitest = project.vitest as unknown as { filenamePattern?: string[] };
+  if (!("filenamePattern" in vitest)) {
+    throw new Error("global-setup.ts: vitest no longer keeps the run's file filters in `filenamePattern`");
+  }
+  return (vitest.filenamePattern ?? []).map((filter) => filter.replace(/:\d+$/, ""));
 }
 
 /** A server this run does not start: its address refuses, and `ready` is at once. */
@@ -201,7 +210,7 @@ export default async function setup(project: TestProject) {
   // Started side by side, not waited for here: each spends most of its start-up bundling or
   // waiting on its own process, while the other projects' tests run.
   const started = await Promise.allSettled([
-    startPreview({ logFile, persistTo: state, extra: dsn }),
+    seedMigratedD1(state).then(() => startPreview({ logFile, persistTo: state, extra: dsn })),
     uses.fixture
       ? startPreview({
           logFile: path.join(root, "dist/e2e-fixture.log"),
@@ -221,12 +230,19 @@ export default async function setup(project: TestProject) {
     await rm(devRoot, { recursive: true, force: true });
     throw failed.reason;
   }
-  const ready = Promise.all(servers.map((server) => server.ready)).then(
-    () => null,
-    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  // Each server's outcome: null once it answers, or why it did not start.
+  const [preview, fixture, dev] = servers.map((server) =>
+    server.ready.then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    ),
   );
-  const readiness = createServer((_request, response) => {
-    void ready.then((failure) => {
+  // `?fixture&dev`: a file waits for the preview and the servers it names, not for the others.
+  const readiness = createServer((request, response) => {
+    const named = new URL(request.url ?? "/", "http://localhost").searchParams;
+    const awaited = [preview, named.has("fixture") && fixture, named.has("dev") && dev];
+    void Promise.all(awaited.filter((outcome) => outcome !== false)).then((outcomes) => {
+      const failure = outcomes.find((outcome) => outcome !== null) ?? null;
       response.writeHead(failure === null ? 200 : 500, { "Content-Type": "text/plain" });
       response.end(failure ?? "ready");
     });

@@ -33,7 +33,7 @@ describe("client navigation, fallbacks", () => {
     await page.getByRole("link", { name: "Slow" }).first().click();
     await page.locator(".progress").waitFor({ state: "attached" });
     expect(await heading(page)).toBe("verge");
-    await expect.poll(() => heading(page), { timeout: 5000 }).toBe("Slow");
+    await expect.poll(() => heading(page)).toBe("Slow");
     expect(await page.getByTestId("slow-value").isVisible()).toBe(true);
     expect(await page.locator(".progress").count()).toBe(0);
     await expect.poll(() => announced(page)).toBe("Slow");

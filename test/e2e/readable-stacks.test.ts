@@ -44,7 +44,7 @@ describe("readable stacks", () => {
   it("a loader's error reaches Sentry with the worker bundle's debug ID in debug_meta", async () => {
     const digest = await loaderFailure();
     await expect
-      .poll(async () => (await ingestEnvelopes()).map((e) => eventOf(e)?.tags?.digest), { timeout: 10_000 })
+      .poll(async () => (await ingestEnvelopes()).map((e) => eventOf(e)?.tags?.digest))
       .toContain(digest);
     const event = (await ingestEnvelopes()).map(eventOf).find((e) => e?.tags?.digest === digest)!;
     const frames: { filename: string }[] = event.exception.values[0].stacktrace.frames;
@@ -59,7 +59,7 @@ describe("readable stacks", () => {
     const { page, context } = await openPage(browser());
     await page.goto("/errors");
     await throwClientError(page);
-    await expect.poll(async () => (await ingestEnvelopes()).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await ingestEnvelopes()).length).toBe(1);
     const event = eventOf((await ingestEnvelopes())[0]!)!;
     await context.close();
     const thrower = event.exception.values[0].stacktrace.frames.at(-1).filename as string;

@@ -13,7 +13,11 @@ import { startVisitorProxy, type VisitorProxy } from "./visitor-proxy";
  */
 const launched = new Map<string, Promise<Browser>>();
 
-async function sharedBrowser(options: LaunchOptions): Promise<Browser> {
+/**
+ * The browser of this run for `options`, launched at the first call. Not part of verge/test/browser:
+ * the project's browser tests call it to launch Chromium while their servers start.
+ */
+export async function sharedBrowser(options: LaunchOptions): Promise<Browser> {
   const key = JSON.stringify(options);
   const browser = await launched.get(key);
   if (browser?.isConnected()) return browser;
