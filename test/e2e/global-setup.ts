@@ -15,7 +15,7 @@ import type { TestProject } from "vitest/node";
 import { startFakeIngest } from "../support/fake-ingest";
 import { freePort } from "../support/free-port";
 import { seedMigratedD1 } from "./migrated-d1";
-import { usesOfFile } from "./server-uses";
+import { usesOfFile, type Uses } from "./server-uses";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -160,16 +160,20 @@ async function startNpmRunDev(copy: string, extra: string[]) {
 }
 
 /**
- * The servers the files of this run talk to: the product's preview always; the tests' app and the
- * dev server only when a file names them. A whole run starts all three at once, as the workerd
- * tests run beside; one file (`npm run test:chromium -- layouts`) starts only what it uses.
+ * The servers the files of this run talk to, each only when a file names it. A whole run starts
+ * all three at once, as the workerd tests run beside; one file (`npm run test:chromium --
+ * layouts`) starts only what it uses, and a file that starts its own preview none.
  */
-async function serversOf(project: TestProject): Promise<{ fixture: boolean; dev: boolean }> {
+async function serversOf(project: TestProject): Promise<Uses> {
   const filters = runFilters(project);
-  if (filters.length === 0) return { fixture: true, dev: true };
+  if (filters.length === 0) return { preview: true, fixture: true, dev: true };
   const { testFiles } = await project.globTestFiles(filters);
   const uses = testFiles.map(usesOfFile);
-  return { fixture: uses.some((use) => use.fixture), dev: uses.some((use) => use.dev) };
+  return {
+    preview: uses.some((use) => use.preview),
+    fixture: uses.some((use) => use.fixture),
+    dev: uses.some((use) => use.dev),
+  };
 }
 
 /**
@@ -210,7 +214,9 @@ export default async function setup(project: TestProject) {
   // Started side by side, not waited for here: each spends most of its start-up bundling or
   // waiting on its own process, while the other projects' tests run.
   const started = await Promise.allSettled([
-    seedMigratedD1(state).then(() => startPreview({ logFile, persistTo: state, extra: dsn })),
+    uses.preview
+      ? seedMigratedD1(state).then(() => startPreview({ logFile, persistTo: state, extra: dsn }))
+      : notStarted(),
     uses.fixture
       ? startPreview({
           logFile: path.join(root, "dist/e2e-fixture.log"),
@@ -237,10 +243,14 @@ export default async function setup(project: TestProject) {
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     ),
   );
-  // `?fixture&dev`: a file waits for the preview and the servers it names, not for the others.
+  // `?preview&fixture&dev`: a file waits for the servers it names, not for the others.
   const readiness = createServer((request, response) => {
     const named = new URL(request.url ?? "/", "http://localhost").searchParams;
-    const awaited = [preview, named.has("fixture") && fixture, named.has("dev") && dev];
+    const awaited = [
+      named.has("preview") && preview,
+      named.has("fixture") && fixture,
+      named.has("dev") && dev,
+    ];
     void Promise.all(awaited.filter((outcome) => outcome !== false)).then((outcomes) => {
       const failure = outcomes.find((outcome) => outcome !== null) ?? null;
       response.writeHead(failure === null ? 200 : 500, { "Content-Type": "text/plain" });

@@ -3,7 +3,7 @@
 // and the dev server is the slowest (test/e2e/global-setup.ts), so the one browser worker starts on
 // the files it can run as soon as the preview answers. Vitest takes a sequencer as a class.
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { usesOfFile } from "./server-uses";
+import { usesOfFile } from "./server-uses.ts";
 
 /** 0 for a file on the preview alone, 1 with the tests' app, 2 with the dev server. */
 function lateness(spec: TestSpecification): number {

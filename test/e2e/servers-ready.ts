@@ -10,8 +10,8 @@ beforeAll(async ({}, suite) => {
   const source = await readFile(suite.file.filepath, "utf8");
   // A failed launch is reported by the file's own useBrowser(), which borrows the same promise.
   if (source.includes("useBrowser()")) sharedBrowser({}).catch(() => {});
-  // The preview, and only the other servers this file names: a file on the preview alone goes
-  // on while the slower dev server still starts.
+  // Only the servers this file names: a file on the preview alone goes on while the slower dev
+  // server still starts, and one that starts its own preview (usePreview()) waits for none.
   const url = new URL(inject("serversReadyURL"));
   for (const [server, used] of Object.entries(usesOf(source))) if (used) url.searchParams.set(server, "");
   const response = await fetch(url);
