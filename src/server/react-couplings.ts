@@ -1,7 +1,9 @@
 // What the runtime relies on in React's server renderer beyond its public API, in one place, each
 // with the react-dom version it was read from. Each fails closed (a shell not stored, not resumed,
 // or made anew), so an upgrade that breaks one costs speed, never a wrong page; the worker test
-// react-couplings.test.tsx names the one that broke.
+// react-couplings.test.tsx names the one that broke. One more is the build's: verge/vite hands
+// React's Node build three of its built-ins lazily by matching its require() calls
+// (src/vite/renderer.ts); test/node/worker-bundle.test.ts fails when an upgrade changes them.
 import { version } from "react-dom/server";
 import type { PostponedState } from "react-dom/static";
 import renderer from "virtual:verge/renderer";

@@ -101,6 +101,14 @@ it("renders with React's Node build (verge/vite's default renderer), and records
   expect(RENDERER).toBe(`node ${nodeServer.version}`);
 });
 
+it("gives the built-ins verge/vite hands React's Node build lazily, through process.getBuiltinModule", () => {
+  // The production build replaces React's require("crypto") and require("stream") with getters
+  // over these (src/vite/renderer.ts): workerd must have them where the worker runs.
+  const hash = process.getBuiltinModule("node:crypto").createHash("md5").update("verge").digest("hex");
+  expect(hash).toBe("afe76348b19a69a5b4beb8641095dd16");
+  expect(typeof process.getBuiltinModule("node:stream").Readable).toBe("function");
+});
+
 describe.each(builds)("React's $name build", ({ server, prerender }) => {
   it("has rendered what settled data unblocks, two boundaries deep, after prerenderTurns()", async () => {
     const { html } = await shell(prerender);
