@@ -64,19 +64,24 @@ function brokenRule(module: RouteModule, path: string): string | null {
 }
 
 /**
- * Checks every route once, on the first request (route modules load lazily, and a Worker has no
- * start of its own to check at): while one breaks a rule, every request answers 500 and logs why.
+ * Checks every route once: while one breaks a rule, every request answers 500 and logs why. Built,
+ * the route modules are in the worker's bundle, so they load and are checked as the isolate
+ * starts (`atStart`), not on its first request; under `vite dev` a module loads over the network,
+ * which workerd allows only inside a request, so there the first request checks.
  */
-export function routeRules(routes: RouteTable): MiddlewareHandler<AppEnv> {
+export function routeRules(routes: RouteTable, atStart: boolean): MiddlewareHandler<AppEnv> {
   let checked: Promise<void> | undefined;
-  return async function routeRules(_, next) {
-    checked ??= Promise.all(routes.map(async (route) => brokenRule(await route.load(), route.path))).then(
+  const check = () =>
+    (checked ??= Promise.all(routes.map(async (route) => brokenRule(await route.load(), route.path))).then(
       (reasons) => {
         const broken = reasons.filter((reason) => reason !== null);
         if (broken.length > 0) throw new Error(broken.join("\n"));
       },
-    );
-    await checked;
+    ));
+  // Its error is thrown to each request below; here, unawaited, it would be an unhandled rejection.
+  if (atStart) check().catch(() => {});
+  return async function routeRules(_, next) {
+    await check();
     await next();
   };
 }

@@ -45,7 +45,7 @@ export function createApp({ reportError, log, tracing, ...config }: AppDeps) {
   app.use(requestLogger(log));
   app.use(errorCapture(reportError));
   app.use(securityHeaders());
-  app.use(routeRules(config.routes));
+  app.use(routeRules(config.routes, config.manifest.mode !== "development"));
   app.use(d1Bookmarks());
   // Only failures outside dispatch reach here (dispatch answers its own, whatever was thrown).
   app.onError((error, c) => errorResponse(c, error, c.get("kind")?.errorFormat ?? "text"));

@@ -1,7 +1,11 @@
 // What no answer may tell a shared cache: a route's public HTML is refused when the app starts, and
 // error pages and redirects say no-store.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { recordedApp } from "./apps";
+import { createApp } from "../../src/server/create-app";
+import { app as product } from "../../src/app";
+import { manifest, recordedApp } from "./apps";
 import { page, type RouteModule } from "../../src/shared/route-module";
 import { redirect } from "../../src/shared/redirect";
 
@@ -33,6 +37,71 @@ describe("a route's Cache-Control toward browsers", () => {
     expect((await shared.send("/")).response.status).toBe(500);
     const data = recordedApp([page("/", module({ cacheControl: { data: "public, max-age=60" } }))]);
     expect((await data.send("/")).response.status).toBe(500);
+  });
+});
+
+describe("when the routes are checked", () => {
+  /** Two routes, the second public, each noting when its module loads. */
+  const counted = () => {
+    const loaded: string[] = [];
+    const load = (path: string, extra: Partial<RouteModule> = {}) => {
+      const made = module(extra);
+      return () => (loaded.push(path), made());
+    };
+    const routes = [
+      page("/", load("/")),
+      page("/shared", load("/shared", { cacheControl: { html: "public" } })),
+    ];
+    return { loaded, routes };
+  };
+
+  /** The status and logged message of a request to each route of `served`. */
+  const twoRequests = async (served: ReturnType<typeof createApp>, lines: string[]) => {
+    const answers = [];
+    for (const path of ["/", "/shared"]) {
+      const ctx = createExecutionContext();
+      const response = await served.fetch(new Request(`http://localhost${path}`), env, ctx);
+      await response.text();
+      await waitOnExecutionContext(ctx);
+      answers.push({ status: response.status, message: JSON.parse(lines.splice(0)[0]!).message });
+    }
+    return answers;
+  };
+
+  it("loads and checks every route as a built app starts, before its first request", async () => {
+    const { loaded, routes } = counted();
+    const lines: string[] = [];
+    const built = createApp({
+      ...product,
+      routes,
+      manifest,
+      reportError: () => {},
+      log: (l) => lines.push(l),
+    });
+    expect(loaded).toEqual(["/", "/shared"]);
+    for (const answer of await twoRequests(built, lines)) {
+      expect(answer.status).toBe(500);
+      expect(answer.message).toMatch(/Route "\/shared" sets cacheControl\.html to "public"/);
+    }
+    expect(loaded, "each module loads once").toHaveLength(2);
+  });
+
+  it("loads them on the first request under vite dev, and answers 500 the same", async () => {
+    const { loaded, routes } = counted();
+    const lines: string[] = [];
+    const dev = createApp({
+      ...product,
+      routes,
+      manifest: { ...manifest, mode: "development" },
+      reportError: () => {},
+      log: (l) => lines.push(l),
+    });
+    expect(loaded).toEqual([]);
+    for (const answer of await twoRequests(dev, lines)) {
+      expect(answer.status).toBe(500);
+      expect(answer.message).toMatch(/Route "\/shared" sets cacheControl\.html to "public"/);
+    }
+    expect(loaded).toEqual(["/", "/shared"]);
   });
 });
 
