@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { gzipBomb } from "./gzip-bomb";
 import { rawRequest } from "./raw-http";
-import { appWorkerdPid, peakRiseKiB, startPreviewServer } from "./worker-memory";
+import { appWorkerdPid, peakRiseKiB, START_MS, startPreviewServer } from "./worker-memory";
 
 let bomb: Buffer;
 let ip = 0;
@@ -27,10 +27,15 @@ async function postEnvelope(baseURL: string, body: Uint8Array, gzip: boolean) {
 }
 
 describe("gzip bombs at the relay", () => {
-  it("answers 16 concurrent bombs each with 400 within a second, and GET / still answers 200", async () => {
+  // "At once" against what the machine takes for the same bytes sent plain (refused at their
+  // first line too, nothing inflated): a fixed second failed once beside two busy test processes.
+  it("answers 16 concurrent bombs each with 400 as soon as 16 plain bodies of their size, and GET / still answers 200", async () => {
     const baseURL = inject("baseURL");
-    const answers = await Promise.all(Array.from({ length: 16 }, () => postEnvelope(baseURL, bomb, true)));
-    for (const answer of answers) expect(answer.ms).toBeLessThan(1_000);
+    const sixteen = (body: Buffer, gzip: boolean) =>
+      Promise.all(Array.from({ length: 16 }, () => postEnvelope(baseURL, body, gzip)));
+    const plain = Math.max(...(await sixteen(Buffer.alloc(bomb.byteLength, " "), false)).map((a) => a.ms));
+    const answers = await sixteen(bomb, true);
+    for (const answer of answers) expect(answer.ms).toBeLessThan(Math.max(1_000, 3 * plain));
     const home = await rawRequest(baseURL, { method: "GET", path: "/", timeoutMs: 5_000 });
     expect(home.status).toBe(200);
     expect(home.complete).toBe(true);
@@ -42,7 +47,7 @@ describe("one gzip bomb in a fresh worker", () => {
   beforeAll(async () => {
     const ingestHost = new URL(inject("ingestURL")).host;
     server = await startPreviewServer({ SENTRY_DSN: `http://publickey@${ingestHost}/1` });
-  });
+  }, START_MS + 30_000);
   afterAll(() => server?.stop());
 
   it("raises the worker's peak memory no more than a plain envelope of the same size does, give or take 4 MB", async () => {

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../support/free-port";
+import { seedMigratedD1 } from "../e2e/migrated-d1";
 
 const PROC = "/proc";
 const root = path.resolve(import.meta.dirname, "../..");
@@ -50,9 +51,14 @@ export async function peakRiseKiB(pid: number, send: () => Promise<unknown>): Pr
   return kib(pid, "VmHWM") - before;
 }
 
+/** How long a server may take to answer: its start is seconds alone. */
+export const START_MS = 150_000;
+
 /** `npm run preview` of the app of its own (the last build), on a free port, with `vars`; stop() ends it. */
 export async function startPreviewServer(vars: Record<string, string>) {
   const state = await mkdtemp(path.join(os.tmpdir(), "verge-memory-"));
+  // The migrated local D1 the run's servers copy: no wrangler run of its own to wait for.
+  await seedMigratedD1(state);
   const port = await freePort();
   const args = ["scripts/serve.mjs", "preview", "--no-build", "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--persist-to", state, "--inspector-port", String(await freePort()));
@@ -70,7 +76,8 @@ export async function startPreviewServer(vars: Record<string, string>) {
     }
     await rm(state, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 90_000;
+  // A start takes seconds; beside two busy test processes (CI beside another run) it took over 90.
+  const deadline = Date.now() + START_MS;
   while (Date.now() < deadline && child.exitCode === null) {
     const status = await fetch(`${baseURL}/monitoring`).then(
       (response) => response.status,
@@ -80,5 +87,5 @@ export async function startPreviewServer(vars: Record<string, string>) {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();
-  throw new Error("npm run preview did not start within 90 s");
+  throw new Error(`npm run preview did not start within ${START_MS / 1000} s`);
 }
