@@ -51,11 +51,26 @@ export async function peakRiseKiB(pid: number, send: () => Promise<unknown>): Pr
   return kib(pid, "VmHWM") - before;
 }
 
-/** How long a server may take to answer: its start is seconds alone. */
-export const START_MS = 150_000;
+/** How long one start may take to answer: seconds alone; past this it is started again. */
+const ATTEMPT_MS = 60_000;
+/** How long starting may take in all: three starts. */
+export const START_MS = 3 * ATTEMPT_MS;
 
 /** `npm run preview` of the app of its own (the last build), on a free port, with `vars`; stop() ends it. */
 export async function startPreviewServer(vars: Record<string, string>) {
+  // A port found free can be taken before the server binds it (by another run's connections, in
+  // CI beside a second run): twice a start never answered. A start that exits or does not answer
+  // is tried again on other ports, and a last failure says why, with the server's output.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(vars);
+    if (started.ok) return started.server;
+    const failure = `npm run preview did not start (${started.why}); its output ends:\n${started.tail}`;
+    if (attempt === 3) throw new Error(failure);
+    console.warn(`${failure}\nStarting it again (attempt ${attempt + 1} of 3).`);
+  }
+}
+
+async function startOnce(vars: Record<string, string>) {
   const state = await mkdtemp(path.join(os.tmpdir(), "verge-memory-"));
   // The migrated local D1 the run's servers copy: no wrangler run of its own to wait for.
   await seedMigratedD1(state);
@@ -66,26 +81,34 @@ export async function startPreviewServer(vars: Record<string, string>) {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  let output = "";
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
   const baseURL = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
     }
     await rm(state, { recursive: true, force: true });
   };
-  // A start takes seconds; beside two busy test processes (CI beside another run) it took over 90.
-  const deadline = Date.now() + START_MS;
+  const deadline = Date.now() + ATTEMPT_MS;
   while (Date.now() < deadline && child.exitCode === null) {
-    const status = await fetch(`${baseURL}/monitoring`).then(
+    const status = await fetch(`${baseURL}/monitoring`, { signal: AbortSignal.timeout(10_000) }).then(
       (response) => response.status,
       () => null,
     );
-    if (status === 405) return { baseURL, pid: child.pid!, stop };
+    if (status === 405) return { ok: true as const, server: { baseURL, pid: child.pid!, stop } };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  const why =
+    child.exitCode !== null
+      ? `it exited with code ${child.exitCode}`
+      : `no answer within ${ATTEMPT_MS / 1000} s`;
   await stop();
-  throw new Error(`npm run preview did not start within ${START_MS / 1000} s`);
+  const tail = output.split("\n").slice(-15).join("\n");
+  return { ok: false as const, why, tail };
 }
