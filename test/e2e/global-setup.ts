@@ -8,7 +8,7 @@
 import { createServer } from "node:http";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
-import { cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -139,10 +139,17 @@ const PROJECT = [
   ...["scripts", "src", "client", "migrations"],
 ];
 
-/** `npm run dev` as a developer runs it, in a copy of the project (node_modules linked). */
+/** `npm run dev` as a developer runs it, in a copy of the project (its packages linked). */
 async function startNpmRunDev(copy: string, extra: string[]) {
   for (const entry of PROJECT) await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
-  await symlink(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+  // Its packages linked one by one, not node_modules whole: Vite keeps its optimized dependencies
+  // in node_modules/.vite, and a dev server of the project itself (dev-ip.node.test.ts starts
+  // some) finds that cache made for another root and deletes it, under this one's running pages.
+  await mkdir(path.join(copy, "node_modules"));
+  for (const entry of await readdir(path.join(root, "node_modules"))) {
+    if (entry === ".vite" || entry === ".cache") continue;
+    await symlink(path.join(root, "node_modules", entry), path.join(copy, "node_modules", entry));
+  }
   // Its local state, where `npm run dev` keeps it when not told (--persist-to).
   await seedMigratedD1(path.join(copy, ".wrangler/state"));
   const port = await freePort();
