@@ -55,6 +55,13 @@ export function rendererPlugin(verge: Verge, renderer: Renderer): Plugin {
       // it is). It also holds the legacy renderer, unused: only the build's bytes count.
       return this.resolve(`react-dom/${named[1]}.${chosen}`, importer, { ...options, skipSelf: true });
     },
+    // Served, the chosen build is pre-bundled with the worker's other packages at start: found
+    // only by the first request, it made Vite optimize again and reload the program twice.
+    configEnvironment(name, config, env) {
+      if (name === "client" || env.command === "build") return undefined;
+      const entries = ["server", "static"].map((entry) => `react-dom/${entry}.${renderer}`);
+      return { optimizeDeps: { include: [...(config.optimizeDeps?.include ?? []), ...entries] } };
+    },
     // Its name, for the runtime: a stored shell records the build that wrote it (react-couplings.ts).
     load: (id) => (id === `\0${RENDERER_MODULE}` ? `export default ${JSON.stringify(renderer)};` : undefined),
     transform(code, id) {
