@@ -71,6 +71,13 @@ export const unexpected = (problems: string[], ...statuses: number[]) =>
  */
 export async function openLayoutsHydrated(page: Page, path: string) {
   await page.goto(path);
+  const counter = await outerCounterHydrated(page);
+  await page.evaluate(() => Object.assign(window, { __document: "first" }));
+  return counter.textContent();
+}
+
+/** Waits until the outer layout's counter answers a click (React has hydrated it); the counter. */
+export async function outerCounterHydrated(page: Page) {
   const counter = page.getByTestId("outer-count");
   await expect
     .poll(async () => {
@@ -78,8 +85,7 @@ export async function openLayoutsHydrated(page: Page, path: string) {
       return counter.textContent();
     })
     .not.toBe("outer count 0");
-  await page.evaluate(() => Object.assign(window, { __document: "first" }));
-  return counter.textContent();
+  return counter;
 }
 
 /** Opens `path` once React handles its forms (before hydration they post as plain HTML), and marks the document. */

@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { useBrowser, openPage, TEST_APP } from "./support";
 import {
   addLink,
+  outerCounterHydrated,
   announced,
   heading,
   location,
@@ -48,13 +49,7 @@ describe("notFound() from a loader, in the browser", () => {
     const response = await page.goto("/nest/first/a?missing=page");
     expect(response?.status()).toBe(404);
     // Hydrated: the layout's counter answers clicks.
-    const counter = page.getByTestId("outer-count");
-    await expect
-      .poll(async () => {
-        await counter.click();
-        return counter.textContent();
-      })
-      .not.toBe("outer count 0");
+    await outerCounterHydrated(page);
     expect(await heading(page)).toBe("Page not found");
     expect(unexpected(problems, 404)).toEqual([]);
     await context.close();
