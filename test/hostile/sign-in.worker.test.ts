@@ -205,21 +205,29 @@ describe("a cached guestbook page", () => {
   it("never carries Set-Cookie nor another visitor's name: two visitors in turn, one signed in", async () => {
     const name = uniqueName("Signed-in visitor");
     const visitor = await as().signUp(name);
-    const seen: { cache: unknown; signedIn: boolean }[] = [];
-    for (const cookie of [visitor.session, "", visitor.session, "", ""]) {
-      const response = await as(cookie).get("/guestbook");
-      expect(response.status).toBe(200);
-      expect(response.headers.get("Set-Cookie")).toBeNull();
-      const page = await response.text();
-      expect(page.includes(name)).toBe(cookie !== "");
-      const line = lastLine();
-      seen.push({ cache: line.cache, signedIn: cookie !== "" });
-      // The session read is a phase of its own; a visitor without a session cookie costs it no query.
-      expect(Object.keys(line.timings as object)).toContain("middleware:session");
-      if (cookie === "" && line.cache === "shell") expect(line.d1_queries).toBeUndefined();
-    }
-    // The later ones are the stored shell, resumed for each visitor in turn.
-    expect(seen.slice(2).map((line) => line.cache)).toEqual(["shell", "shell", "shell"]);
+    /** Five requests, signed in and not in turn; what the log line said of each one's cache. */
+    const inTurn = async () => {
+      const seen: unknown[] = [];
+      for (const cookie of [visitor.session, "", visitor.session, "", ""]) {
+        const response = await as(cookie).get("/guestbook");
+        expect(response.status).toBe(200);
+        expect(response.headers.get("Set-Cookie")).toBeNull();
+        const page = await response.text();
+        expect(page.includes(name)).toBe(cookie !== "");
+        const line = lastLine();
+        seen.push(line.cache);
+        // The session read is a phase of its own; a visitor without a session cookie costs it no query.
+        expect(Object.keys(line.timings as object)).toContain("middleware:session");
+        if (cookie === "" && line.cache === "shell") expect(line.d1_queries).toBeUndefined();
+      }
+      return seen;
+    };
+    // The later ones are the stored shell, resumed for each visitor in turn. Another file's
+    // guestbook entry meanwhile (the files share storage) forgets the shell: the five go again.
+    let seen = await inTurn();
+    for (let again = 0; again < 3 && seen.slice(2).some((cache) => cache !== "shell"); again++)
+      seen = await inTurn();
+    expect(seen.slice(2)).toEqual(["shell", "shell", "shell"]);
   });
 });
 
