@@ -1,9 +1,10 @@
 // What the runtime relies on in React's server renderer beyond its public API, in one place, each
 // with the react-dom version it was read from. Each fails closed (a shell not stored, not resumed,
 // or made anew), so an upgrade that breaks one costs speed, never a wrong page; the worker test
-// react-couplings.test.tsx names the one that broke. One more is the build's: verge/vite hands
-// React's Node build three of its built-ins lazily by matching its require() calls
-// (src/vite/renderer.ts); test/node/worker-bundle.test.ts fails when an upgrade changes them.
+// react-couplings.test.tsx names the one that broke. Two more are the build's
+// (src/vite/renderer.ts): verge/vite hands React's Node build three of its built-ins lazily by
+// matching its require() calls, and its own UTF-8 count for its Buffer.byteLength call;
+// test/node/worker-bundle.test.ts and utf8-length.test.ts fail when an upgrade changes them.
 import { version } from "react-dom/server";
 import type { PostponedState } from "react-dom/static";
 import renderer from "virtual:verge/renderer";

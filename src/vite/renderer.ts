@@ -28,6 +28,29 @@ const LAZY_BUILTINS: Record<string, string> = {
   'require("stream")': `{ get Readable() { return ${builtin("stream")}.Readable; } }`,
 };
 
+/**
+ * React's Node build counts each string it writes in UTF-8 bytes (a boundary's size decides
+ * whether it is sent apart) with `Buffer.byteLength`: the first call loads node:buffer, and each
+ * call crosses into workerd's C++ (a seventh of /items' render). The same count in JavaScript:
+ * a string without a byte over 0x7f (nearly every one) is its length; otherwise each code unit
+ * counts its bytes, a surrogate pair four, a lone surrogate three (written as U+FFFD), as
+ * Buffer.byteLength counts them (test/node/utf8-length.test.ts holds it).
+ */
+export const BYTE_LENGTH_CALL = 'Buffer.byteLength(chunk, "utf8")';
+export const UTF8_LENGTH = `var verge$nonAscii = /[^\\0-\\x7f]/;
+function verge$utf8Length(text) {
+  if (!verge$nonAscii.test(text)) return text.length;
+  var bytes = text.length;
+  for (var i = 0; i < text.length; i++) {
+    var unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) bytes += 2, i++;
+    else bytes += 2;
+  }
+  return bytes;
+}`;
+
 /** Which of React's server builds renders pages. */
 export type Renderer = "node" | "edge";
 
@@ -68,7 +91,10 @@ export function rendererPlugin(verge: Verge, renderer: Renderer): Plugin {
       if (!id.endsWith("react-dom-server.node.production.js")) return undefined;
       let lazy = code;
       for (const [required, object] of Object.entries(LAZY_BUILTINS)) lazy = lazy.replace(required, object);
-      // One line for another each time: React's line numbers, which its source map gives, hold.
+      // One line for another each time, and the function after React's last line: React's line
+      // numbers, which its source map gives, hold.
+      if (lazy.includes(BYTE_LENGTH_CALL))
+        lazy = `${lazy.replace(BYTE_LENGTH_CALL, "verge$utf8Length(chunk)")}\n${UTF8_LENGTH}\n`;
       return { code: lazy, map: null };
     },
   };

@@ -94,6 +94,8 @@ describe("the worker bundle (vite build)", () => {
     );
     expect(imported.filter((specifier) => !specifier.startsWith("cloudflare:"))).toEqual(["async_hooks"]);
     expect(/getBuiltinModule\(.node:crypto.\)/.test(bundle), "node:crypto loaded when first used").toBe(true);
+    // React's byte count is the build's own (src/vite/renderer.ts): node:buffer is never loaded.
+    expect(bundle).not.toMatch(/\bBuffer\b/);
   });
 
   it("holds the whole worker in one file: the pages too", () => {
