@@ -8,10 +8,11 @@
 import { createServer } from "node:http";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { answered, launchPreview } from "../../src/test/browser/preview";
 import { startFakeIngest } from "../support/fake-ingest";
 import { freePort } from "../support/free-port";
 import { seedMigratedD1 } from "./migrated-d1";
@@ -40,56 +41,26 @@ declare module "vitest" {
 
 const root = path.resolve(import.meta.dirname, "../..");
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
-
-/** The last lines a server printed (its log file), for the message that says it did not start. */
-async function lastLines(log: string) {
-  const text = await readFile(log, "utf8").catch(() => "");
-  const lines = text.split("\n").filter((line) => line.trim() !== "" && !/^[├│└┌]/.test(line));
-  return lines.slice(-15).join("\n");
-}
-
-async function waitUntilReady(url: string, child: ChildProcess, log: string) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    // Stopped by a signal (the teardown's, when a run ends before the server answered), a child
-    // has no exit code: polling on to the deadline kept vitest from exiting for its 10 s.
-    if (child.exitCode !== null || child.signalCode !== null) {
-      const how = child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode;
-      throw new Error(`the server exited early (${how}); ${log} ends:\n${await lastLines(log)}`);
-    }
-    try {
-      const response = await fetch(url);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(
-    `the server did not answer 200 at ${url} within 90 s; ${log} ends:\n${await lastLines(log)}`,
-  );
-}
+/** Vars for a server's run (`--var NAME:VALUE`). */
+type Vars = Record<string, string>;
 
 /**
- * `npm run preview` (scripts/serve.mjs) on a free port with its local state in `persistTo`: the
- * product as `npm test` built it (`--no-build`: the Node tests read that build meanwhile), or the
- * app of another vite config, built first.
+ * `npm run preview` (verge/test/browser's launchPreview) on a free port with its local state in
+ * `persistTo`: the product as `npm test` built it (the Node tests read that build meanwhile), or
+ * the app of another vite config, built first. Its address is handed out before it answers.
  */
-async function startPreview(options: {
-  logFile: string;
-  persistTo: string;
-  config?: string;
-  extra: string[];
-}) {
-  const port = await freePort();
-  const args = [
-    ...["scripts/serve.mjs", "preview", "--ip", "127.0.0.1", "--port", String(port)],
-    ...["--persist-to", options.persistTo, "--inspector-port", String(await freePort())],
-    ...(options.config ? ["--config", options.config] : ["--no-build"]),
-    ...options.extra,
-  ];
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  return served(child, `http://127.0.0.1:${port}`, options.logFile);
+async function startPreview(options: { logFile: string; persistTo: string; config?: string; vars: Vars }) {
+  const launched = launchPreview({
+    root,
+    config: options.config,
+    built: !options.config,
+    vars: options.vars,
+    port: await freePort(),
+    inspectorPort: await freePort(),
+    state: options.persistTo,
+    logFile: options.logFile,
+  });
+  return { url: launched.url, pid: launched.pid, stop: launched.stop, ready: launched.ready };
 }
 
 /** Resolves once no process of group `pgid` is left; throws, after killing them, past 8 s (within vitest's close timeout). */
@@ -112,24 +83,23 @@ async function groupGone(pgid: number) {
   throw new Error("npm run dev left processes running 8 s after SIGTERM (killed now)");
 }
 
-/** `child`, to serve `url`: `ready` once it answers 200 there; its output goes to `logFile`. */
-function served(child: ChildProcess, url: string, logFile: string, stopGroup = false) {
+/** `npm run dev`'s `child`, to serve `url`: `ready` once it answers 200 there; its output goes to `logFile`. */
+function served(child: ChildProcess, url: string, logFile: string) {
   const out = createWriteStream(logFile);
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
-      // A group leader (npm run dev) stops with the server and workerd under it.
-      if (stopGroup) process.kill(-child.pid!, "SIGTERM");
-      else child.kill("SIGTERM");
+      // A group leader, it stops with the server and workerd under it.
+      process.kill(-child.pid!, "SIGTERM");
       await exited;
     }
     out.end();
     // As a developer's Ctrl-C would, SIGTERM must end every process npm run dev started.
-    if (stopGroup) await groupGone(child.pid!);
+    await groupGone(child.pid!);
   };
-  const ready = waitUntilReady(url, child, logFile);
+  const ready = answered("npm run dev", child, url, logFile, { path: "/", status: 200, ms: 90_000 });
   return { url, stop, pid: child.pid!, ready };
 }
 
@@ -140,7 +110,7 @@ const PROJECT = [
 ];
 
 /** `npm run dev` as a developer runs it, in a copy of the project (its packages linked). */
-async function startNpmRunDev(copy: string, extra: string[]) {
+async function startNpmRunDev(copy: string, vars: Vars) {
   for (const entry of PROJECT) await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
   // Its packages linked one by one, not node_modules whole: Vite keeps its optimized dependencies
   // in node_modules/.vite, and a dev server of the project itself (dev-ip.node.test.ts starts
@@ -155,15 +125,15 @@ async function startNpmRunDev(copy: string, extra: string[]) {
   const port = await freePort();
   const args = [
     ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())],
-    ...extra,
+    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
   ];
   const child = spawn("npm", ["run", "dev", "--", ...args], {
     cwd: copy,
     detached: true,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  return served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"), true);
+  return served(child, `http://127.0.0.1:${port}`, path.join(root, "dist/e2e-dev.log"));
 }
 
 /**
@@ -214,7 +184,7 @@ export default async function setup(project: TestProject) {
   const state = await mkdtemp(path.join(os.tmpdir(), "verge-e2e-"));
 
   const ingest = await startFakeIngest();
-  const dsn = ["--var", `SENTRY_DSN:${ingest.dsn}`];
+  const dsn = { SENTRY_DSN: ingest.dsn };
   // Kept after the run (dist/ is not committed): when a browser test fails, .ci/run prints its tail.
   const logFile = path.join(root, "dist/e2e-preview.log");
   const devRoot = await mkdtemp(path.join(os.tmpdir(), "verge-dev-"));
@@ -222,7 +192,7 @@ export default async function setup(project: TestProject) {
   // waiting on its own process, while the other projects' tests run.
   const started = await Promise.allSettled([
     uses.preview
-      ? seedMigratedD1(state).then(() => startPreview({ logFile, persistTo: state, extra: dsn }))
+      ? seedMigratedD1(state).then(() => startPreview({ logFile, persistTo: state, vars: dsn }))
       : notStarted(),
     uses.fixture
       ? startPreview({
@@ -230,7 +200,7 @@ export default async function setup(project: TestProject) {
           persistTo: path.join(state, "fixture"),
           config: "test/fixture-app/vite.config.ts",
           // Web Vitals sampling off: what a deploy with VITALS_SAMPLE_RATE "0" sends (nothing).
-          extra: [...dsn, "--var", "VITALS_SAMPLE_RATE:0"],
+          vars: { ...dsn, VITALS_SAMPLE_RATE: "0" },
         })
       : notStarted(),
     uses.dev ? startNpmRunDev(devRoot, dsn) : notStarted(),

@@ -55,9 +55,9 @@ describe("one gzip bomb in a fresh worker", () => {
     // The same number of bytes, not gzip: its header line (over 64 KiB, no newline) is refused too.
     const plain = Buffer.alloc(bomb.byteLength, " ");
     // Once first, so what is measured is the request, not the first use of the relay's code.
-    await postEnvelope(server.baseURL, plain, false);
-    const plainRise = await peakRiseKiB(pid, () => postEnvelope(server.baseURL, plain, false));
-    const bombRise = await peakRiseKiB(pid, () => postEnvelope(server.baseURL, bomb, true));
+    await postEnvelope(server.url, plain, false);
+    const plainRise = await peakRiseKiB(pid, () => postEnvelope(server.url, plain, false));
+    const bombRise = await peakRiseKiB(pid, () => postEnvelope(server.url, bomb, true));
     console.log(`peak RSS rise of the app's workerd: plain ${plainRise} KiB, gzip bomb ${bombRise} KiB`);
     expect(bombRise).toBeLessThan(plainRise + 4 * 1024);
   });
