@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { unexpectedProblems } from "verge/test/browser";
 import { useBrowser, openPage } from "./support";
 import { examplePages, streamedSectionsIn } from "./example-pages";
 
@@ -20,8 +21,7 @@ describe("the browser console", () => {
         const status = response?.status() ?? 0;
         // Chromium reports a document's own error status (the 500 examples) as a console error;
         // that is the page working as designed, not a problem in it.
-        const own = `error: Failed to load resource: the server responded with a status of ${status}`;
-        const real = problems.filter((problem) => !(status >= 400 && problem.startsWith(own)));
+        const real = status >= 400 ? unexpectedProblems(problems, status) : problems;
         if (real.length > 0) found[path] = real;
         await context.close();
       }),

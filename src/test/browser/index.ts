@@ -3,7 +3,7 @@
 // Chromium's virtual authenticator for passkeys. docs/testing.md.
 export { CHROMIUM_PATH, chromiumMissing } from "./chromium-path";
 export { launchBrowser, type LaunchOptions } from "./chromium";
-export { byName, documentRay, openPage, useBrowser, type ObservedPage } from "./page";
+export { byName, documentRay, openPage, unexpectedProblems, useBrowser, type ObservedPage } from "./page";
 export {
   readLogLines,
   startPreview,

@@ -57,6 +57,17 @@ export interface ObservedPage {
   problems: string[];
 }
 
+/**
+ * `problems` without Chromium's "Failed to load resource" line for answers of `statuses`: what a
+ * page shows when the server refuses on purpose (a form's 422, a guard's 403, a 404 page).
+ */
+export function unexpectedProblems(problems: readonly string[], ...statuses: number[]): string[] {
+  const refused = statuses.map(
+    (status) => `error: Failed to load resource: the server responded with a status of ${status} `,
+  );
+  return problems.filter((problem) => !refused.some((line) => problem.startsWith(line)));
+}
+
 let visitors = 0;
 
 /**
