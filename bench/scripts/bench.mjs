@@ -112,8 +112,9 @@ try {
   /**
    * The app is the deployed worker plus the benchmark's /items pages (bench/workers/app-worker.tsx);
    * the floor writing the app's log line (floor-logged-worker.tsx) is for the first request only:
-   * workerd's first console call loads its local console formatter, which the edge does not run.
-   * Against it, the app's first request is the framework's own cost.
+   * its first console call loads workerd's local console formatter, which the edge does not run.
+   * The app's first request cost the same without its log line (2026-11-29): read it against the
+   * plain floor.
    */
   const workers = await buildTree(root);
   if (options.against) {

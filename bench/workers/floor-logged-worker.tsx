@@ -2,8 +2,9 @@
 // like the app's (without its timings and cache fields) through console.log. Only for the first
 // request after start: there, workerd's first console call loads its local console formatter (its
 // port of node:util's inspect), a cost of local workerd alone (the edge hands a Worker's console
-// calls to its logs as they are), which this floor pays as the app does. BENCHMARKS.md, "Reading
-// them", has the figures.
+// calls to its logs as they are). The app's first request costs the same without its log line
+// (2026-11-29: its formatter cost is not seen there), so the plain floor is the one to read.
+// BENCHMARKS.md, "Reading them", has the figures.
 import floor from "./floor-worker";
 
 export default {
