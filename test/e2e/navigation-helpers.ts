@@ -57,13 +57,7 @@ export const transitionDone = (page: Page) =>
 export const location = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
 
 /** Chromium logs every non-2xx subresource; these answers are the point of the test. */
-export const unexpected = (problems: string[], ...statuses: number[]) =>
-  problems.filter(
-    (p) =>
-      !statuses.some((s) =>
-        p.includes(`Failed to load resource: the server responded with a status of ${s}`),
-      ),
-  );
+export { unexpectedProblems as unexpected } from "verge/test/browser";
 
 /**
  * Opens `path` below the tests' app's nested layouts once hydrated (the outer layout's counter
