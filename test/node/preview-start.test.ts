@@ -47,17 +47,20 @@ describe("answered()", () => {
     }
   });
 
-  it("gives up on a server that exits, with its last lines; a taken port may go again", async () => {
-    const taken = await server(
-      `console.error("Error: listen EADDRINUSE: address already in use"); process.exit(1)`,
-    );
-    const error = await answered("a server", taken.child, taken.url, taken.logFile, until(20_000)).catch(
-      (e: Error & { again?: boolean }) => e,
-    );
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/^a server exited \(code 1\); its output ends:\n.*EADDRINUSE/);
-    expect((error as { again?: boolean }).again).toBe(true);
-  });
+  it.each([
+    ["vite preview's words", "[preview] Port 4321 is already in use"],
+    ["Node's", "Error: listen EADDRINUSE: address already in use 127.0.0.1:4321"],
+  ])(
+    "gives up on a server that exits, with its last lines; a taken port (%s) may go again",
+    async (_, said) => {
+      const taken = await server(`console.error(${JSON.stringify(said)}); process.exit(1)`);
+      const error = (await answered("a server", taken.child, taken.url, taken.logFile, until(20_000)).catch(
+        (e: unknown) => e,
+      )) as Error & { again?: boolean };
+      expect(error.message).toBe(`a server exited (code 1); its output ends:\n${said}`);
+      expect(error.again).toBe(true);
+    },
+  );
 
   it("does not ask for another start when the server exits for another reason (a failed build)", async () => {
     const broken = await server(

@@ -107,7 +107,7 @@ export async function answered(
     if (child.exitCode !== null || child.signalCode !== null) {
       const how = child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode;
       const output = await lastLines(logFile);
-      const again = /EADDRINUSE|address already in use/i.test(output);
+      const again = /EADDRINUSE|already in use/i.test(output);
       throw Object.assign(new Error(`${name} exited (${how}); its output ends:\n${output}`), { again });
     }
     const status = await fetch(url + probe, { signal: AbortSignal.timeout(10_000) }).then(
