@@ -177,10 +177,13 @@ async function notStarted() {
 }
 
 export default async function setup(project: TestProject) {
-  if (!existsSync(path.join(root, "dist/client-build.json"))) {
+  const uses = await serversOf(project);
+  // The run's preview serves the last build as it is; a file that starts its own preview builds.
+  if (uses.preview && !existsSync(path.join(root, "dist/client-build.json"))) {
     throw new Error("The app is not built: run `npm run build` (npm test does) before the browser tests.");
   }
-  const uses = await serversOf(project);
+  // The servers' output goes to dist/ (kept after the run), built or not.
+  await mkdir(path.join(root, "dist"), { recursive: true });
   const state = await mkdtemp(path.join(os.tmpdir(), "verge-e2e-"));
 
   const ingest = await startFakeIngest();
