@@ -2,11 +2,10 @@
 // not take its body into the browser: the client build keeps an `action()`'s schema and cuts its
 // run function (with what only that uses), and the browser's `action()` holds no run function. Any
 // other worker function the browser's code would keep (a loader's) fails the build, naming it.
-import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { action } from "../../src/shared/schema-action.ts";
-import { tempApp } from "../node/vite-app";
+import { builtText, tempApp } from "../node/vite-app";
 
 /** A schema the page's form checks with, whose vendor name marks it in the built output. */
 const SCHEMA = `const RenameSchema = {
@@ -23,14 +22,6 @@ const PAGE = `export default function Page() {
   );
 }
 `;
-
-/** Every file of a built client folder, as text. */
-function builtText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), "utf8"))
-    .join("\n");
-}
 
 describe("a page whose browser code reads its action's schema", () => {
   const app = tempApp();

@@ -2,10 +2,9 @@
 // loader, a per-visitor loader or an action (and what only it uses: a *.server.ts import, SQL
 // text) in a page, and the client build must leave every marker of it out of dist/client. A form
 // the plugin cannot strip safely fails the build with a message that says how to write it.
-import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempApp } from "../node/vite-app";
+import { builtText, tempApp } from "../node/vite-app";
 
 /** A shape: the page's source, given its own markers (server-only strings) and its visible text. */
 interface Shape {
@@ -81,14 +80,6 @@ export default function Page() { return <h1>{title}</h1>; }
 `,
   },
 ];
-
-/** Every file of a built client folder, as text. */
-function builtText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), "utf8"))
-    .join("\n");
-}
 
 describe("the client build of a page that declares its server code apart from its export", () => {
   const app = tempApp();

@@ -1,12 +1,20 @@
 // Builds a small temporary app with `vite build`'s client step, as vite.config.ts sets it up (verge's
 // plugin and React's), through Vite's JavaScript API. Its sources live in the project
 // (test/node/.tmp-*/) so that `verge` and React resolve as they do for src/app/.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import react from "@vitejs/plugin-react";
 import { build, type Plugin, type Rolldown } from "vite";
 import { verge } from "../../src/vite/index.ts";
 import { readBuild, root, type ClientBuild } from "./dist";
+
+/** Every file of a built client folder, as text. */
+export function builtText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), "utf8"))
+    .join("\n");
+}
 
 export interface TempApp {
   /** The app's folder, and a file in it relative to the project root. */

@@ -68,18 +68,24 @@ describe("when the routes are checked", () => {
     return answers;
   };
 
-  it("loads and checks every route as a built app starts, before its first request", async () => {
+  /** The app over counted() routes with `built`'s manifest, and its requests to each route. */
+  const countedApp = (built: typeof manifest) => {
     const { loaded, routes } = counted();
     const lines: string[] = [];
-    const built = createApp({
+    const served = createApp({
       ...product,
       routes,
-      manifest,
+      manifest: built,
       reportError: () => {},
       log: (l) => lines.push(l),
     });
+    return { loaded, requests: () => twoRequests(served, lines) };
+  };
+
+  it("loads and checks every route as a built app starts, before its first request", async () => {
+    const { loaded, requests } = countedApp(manifest);
     expect(loaded).toEqual(["/", "/shared"]);
-    for (const answer of await twoRequests(built, lines)) {
+    for (const answer of await requests()) {
       expect(answer.status).toBe(500);
       expect(answer.message).toMatch(/Route "\/shared" sets cacheControl\.html to "public"/);
     }
@@ -87,17 +93,9 @@ describe("when the routes are checked", () => {
   });
 
   it("loads them on the first request under vite dev, and answers 500 the same", async () => {
-    const { loaded, routes } = counted();
-    const lines: string[] = [];
-    const dev = createApp({
-      ...product,
-      routes,
-      manifest: { ...manifest, mode: "development" },
-      reportError: () => {},
-      log: (l) => lines.push(l),
-    });
+    const { loaded, requests } = countedApp({ ...manifest, mode: "development" });
     expect(loaded).toEqual([]);
-    for (const answer of await twoRequests(dev, lines)) {
+    for (const answer of await requests()) {
       expect(answer.status).toBe(500);
       expect(answer.message).toMatch(/Route "\/shared" sets cacheControl\.html to "public"/);
     }
