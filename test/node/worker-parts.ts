@@ -4,6 +4,7 @@
 // recorded in worker-bundle.json when the budgets were last set.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { decode } from "@jridgewell/sourcemap-codec";
 import { root } from "./dist";
 import { stableGzip } from "./stable-size";
 
@@ -35,33 +36,6 @@ export interface Span {
 export const CLIENT_MANIFEST = "client manifest";
 const BUILT_INS = "node built-ins";
 
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** A source map's `mappings`: per generated line, each segment's column and source (-1: none). */
-function decode(mappings: string): { column: number; source: number }[][] {
-  let source = 0;
-  return mappings.split(";").map((line) => {
-    let column = 0;
-    return (line ? line.split(",") : []).map((segment) => {
-      const fields: number[] = [];
-      let value = 0;
-      let shift = 0;
-      for (const char of segment) {
-        const digit = BASE64.indexOf(char);
-        value += (digit & 31) << shift;
-        if (digit & 32) shift += 5;
-        else {
-          fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
-          [value, shift] = [0, 0];
-        }
-      }
-      column += fields[0]!;
-      if (fields.length > 1) source += fields[1]!;
-      return { column, source: fields.length > 1 ? source : -1 };
-    });
-  });
-}
-
 /** "hono" for node_modules/hono/dist/index.js, "@sentry/core" for a scoped one. */
 function packageOf(source: string): string | undefined {
   const at = source.lastIndexOf("node_modules/");
@@ -82,7 +56,10 @@ const moduleOf = (source: string) =>
 export function spansOf(code: string, map: { sources: string[]; mappings: string }, build: string): Span[] {
   const manifest = new RegExp(`build:[\`"']${build}[\`"']`);
   const lines = code.split("\n");
-  const decoded = decode(map.mappings);
+  // Each line's segments: [column, source, ...] (a segment of one field maps to no source).
+  const decoded = decode(map.mappings).map((segments) =>
+    segments.map((segment) => ({ column: segment[0], source: segment.length > 1 ? segment[1]! : -1 })),
+  );
   const raw: { text: string; source: number }[] = [];
   lines.forEach((line, index) => {
     const starts = [{ column: 0, source: -1 }, ...(decoded[index] ?? [])];
