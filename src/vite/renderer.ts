@@ -31,7 +31,7 @@ const LAZY_BUILTINS: Record<string, string> = {
 /**
  * React's Node build counts each string it writes in UTF-8 bytes (a boundary's size decides
  * whether it is sent apart) with `Buffer.byteLength`: the first call loads node:buffer, and each
- * call crosses into workerd's C++ (a seventh of /items' render). The same count in JavaScript:
+ * call crosses into workerd's C++ (its cost: BENCHMARKS.md). The same count in JavaScript:
  * a string without a byte over 0x7f (nearly every one) is its length; otherwise each code unit
  * counts its bytes, a surrogate pair four, a lone surrogate three (written as U+FFFD), as
  * Buffer.byteLength counts them (test/node/utf8-length.test.ts holds it).
