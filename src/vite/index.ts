@@ -7,6 +7,7 @@ import { buildConfig } from "./build-config.ts";
 import type { Verge } from "./context.ts";
 import { debugIds } from "./debug-ids.ts";
 import { dev } from "./dev.ts";
+import { compileAtStart } from "./compile-at-start.ts";
 import { rendererPlugin, type Renderer } from "./renderer.ts";
 import { localVars } from "./local.ts";
 import { manifest } from "./manifest.ts";
@@ -32,12 +33,18 @@ export interface VergeOptions {
    * first load leaves it out and discovers its lines.
    */
   routes?: string;
+  /**
+   * Compile React and Hono as the Worker starts rather than during its first request (default
+   * true: docs/decisions.md, "React and Hono compiled as the Worker starts").
+   */
+  compileAtStart?: boolean;
 }
 
 export function verge({
   entry = "client/entry.tsx",
   routes = "src/app/routes.ts",
   renderer = "node",
+  compileAtStart: atStart = true,
 }: VergeOptions = {}): Plugin[] {
   // Set by verge:config once Vite has resolved the config, before any other hook reads it.
   const shared: Verge = { entry, routes, config: undefined!, serving: false };
@@ -57,6 +64,7 @@ export function verge({
     // exports are gone.
     serverOnly(shared),
     dev(shared),
+    compileAtStart(atStart),
     debugIds(shared),
     migrations(),
     preview(),

@@ -98,6 +98,31 @@ describe("the worker bundle (vite build)", () => {
     expect(bundle).not.toMatch(/\bBuffer\b/);
   });
 
+  it("marks React's and Hono's functions to compile as the Worker starts; the minifier kept the marks", () => {
+    // verge:compile-at-start: a `function` in parentheses is one V8 compiles with the module.
+    const share = (part: (module: string) => boolean) => {
+      const text = spans
+        .filter((span) => part(span.module))
+        .map((span) => span.text)
+        .join("");
+      const all = text.match(/\bfunction\b/g)?.length ?? 0;
+      return (text.match(/\((?:async )?function\b/g)?.length ?? 0) / all;
+    };
+    // What is not marked: methods, and declarations inside other functions.
+    expect(
+      share((module) => module === "react-dom"),
+      "React DOM's functions in parentheses",
+    ).toBeGreaterThan(0.75);
+    expect(
+      share((module) => module === "hono"),
+      "Hono's",
+    ).toBeGreaterThan(0.75);
+    expect(
+      share((module) => module.startsWith("src/")),
+      "verge's own, left lazy",
+    ).toBeLessThan(0.05);
+  });
+
   it("holds the whole worker in one file: the pages too", () => {
     const modules = readdirSync(path.dirname(workerFile), { recursive: true })
       .map(String)
