@@ -34,8 +34,8 @@ export interface VergeOptions {
    */
   routes?: string;
   /**
-   * Compile React and Hono as the Worker starts rather than during its first request (default
-   * true: docs/decisions.md, "React and Hono compiled as the Worker starts").
+   * Compile React as the Worker starts rather than during its first request (default true:
+   * docs/decisions.md, "React compiled as the Worker starts").
    */
   compileAtStart?: boolean;
 }
