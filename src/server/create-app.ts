@@ -2,7 +2,7 @@
 // manifest and the reporting hook. Middleware order: refused-body drain (local servers only), the
 // request's kind, timings, log line, error capture, security headers, the routes' rules (checked
 // once), D1 bookmarks.
-import { Hono } from "hono";
+import { HonoBase } from "hono/hono-base";
 import { LinearRouter } from "hono/router/linear-router";
 import type { AppConfig, AppEnv, ReportError, Tracing } from "./context";
 import { requestLogger } from "./logger";
@@ -33,8 +33,9 @@ export function createApp({ reportError, log, tracing, ...config }: AppDeps) {
   // Every handler here is on "*" (dispatch matches pages itself), so Hono's router only chains
   // them. Its default one builds a regular expression on an isolate's first request; LinearRouter
   // walks them in order, which makes that request cheaper and costs nothing after it
-  // (BENCHMARKS.md, "The first request after start").
-  const app = new Hono<AppEnv>({ router: new LinearRouter() });
+  // (BENCHMARKS.md, "The first request after start"). HonoBase is Hono without its default
+  // routers, which the bundle would otherwise carry unused.
+  const app = new HonoBase<AppEnv>({ router: new LinearRouter() });
   app.use(async function provideApp(c, next) {
     c.set("app", config);
     await next();
