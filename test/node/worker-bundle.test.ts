@@ -3,6 +3,7 @@
 // and minified.
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { encode } from "@jridgewell/sourcemap-codec";
 import { describe, expect, it } from "vitest";
 import { gzipSize, readBuild, root, workerFile } from "./dist";
 import {
@@ -151,34 +152,16 @@ describe("the worker bundle (vite build)", () => {
   });
 });
 
-/** A source map's base64 VLQ of one number, to write the small bundle's map below by hand. */
-function vlq(n: number): string {
-  const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  let value = n < 0 ? (-n << 1) | 1 : n << 1;
-  let out = "";
-  do {
-    const digit = value & 31;
-    value >>>= 5;
-    out += digits[value ? digit | 32 : digit];
-  } while (value);
-  return out;
-}
-
 describe("the worker bundle's bytes by module (worker-parts.ts)", () => {
   it("gives the bundler's wrapper to the module it opens, and finds the client manifest by its build", () => {
     const code =
       'import*as e from"cloudflare:workers";var A=o(()=>{hono()}),B=o(()=>{notes()});' +
       "var M={build:`b1d`,entry:`/assets/entry-Ab12Cd34.js`};B();";
-    // Segments: [column delta, source delta, line, column]; one field alone: nothing maps there.
+    // Segments: [column, source, line, column]; one field alone: nothing maps there.
     const at = (text: string) => code.indexOf(text);
-    const mappings = [
-      [at("hono()"), 0, 0, 0],
-      [at("}),B=") - at("hono()")],
-      [at("notes()") - at("}),B="), 1, 0, 0],
-      [at("});var M") - at("notes()")],
-    ]
-      .map((fields) => fields.map(vlq).join(""))
-      .join(",");
+    const mappings = encode([
+      [[at("hono()"), 0, 0, 0], [at("}),B=")], [at("notes()"), 1, 0, 0], [at("});var M")]],
+    ]);
     const sources = ["node_modules/hono/dist/index.js", "src/app/pages/notes.tsx"];
     expect(spansOf(code, { sources, mappings }, "b1d")).toEqual([
       { text: 'import*as e from"cloudflare:workers";var A=o(()=>{hono()', module: "hono" },
