@@ -128,7 +128,7 @@ export async function startServer({
   }
   const startupMs = performance.now() - started;
   const processes = workerProcesses(child.pid, port);
-  // What starting cost the Worker's own process: loading the bundle and the first request.
+  // What starting cost the Worker's own process: loading the bundle, and the probe's request if any.
   const startupCpuMs = threadsCpuMs(processes.worker);
   const stop = async () => {
     if (child.exitCode !== null) return;
@@ -159,7 +159,7 @@ export async function firstRequests(servers, rounds, path) {
         const ms = performance.now() - started;
         const cpuMs = threadsCpuMs(server.processes.worker) - before;
         if (response.status !== 200) throw new Error(`${options.name}: ${path} answered ${response.status}`);
-        samples[options.name].push({ ms, cpuMs, startCpuMs: before });
+        samples[options.name].push({ ms, cpuMs, startCpuMs: server.startupCpuMs });
       } finally {
         await server.stop();
       }
