@@ -13,9 +13,12 @@ import { compiledAtStart, markToCompileAtStart } from "../../src/vite/compile-at
 const marked = (code: string) => markToCompileAtStart(code, parseAst(code) as never);
 
 /** A CommonJS module, as React's files are: what it exports, run as Node would run it. */
-function runCommonJs(code: string): Record<string, unknown> {
-  const module = { exports: {} as Record<string, unknown> };
-  new Function("module", "exports", "require", code)(module, module.exports, createRequire(import.meta.url));
+function runCommonJs<T = Record<string, unknown>>(
+  code: string,
+  require: (id: string) => unknown = createRequire(import.meta.url),
+): T {
+  const module = { exports: {} as T };
+  new Function("module", "exports", "require", code)(module, module.exports, require);
   return module.exports;
 }
 
@@ -141,12 +144,7 @@ describe("marking a module's functions to compile as it loads", () => {
       "react-dom": fromCjs("./react-dom.production.js"),
     };
     type Server = typeof import("react-dom/server");
-    const load = (code: string) => {
-      const module = { exports: {} as Server };
-      const required = (id: string) => production[id] ?? fromCjs(id);
-      new Function("module", "exports", "require", code)(module, module.exports, required);
-      return module.exports;
-    };
+    const load = (code: string) => runCommonJs<Server>(code, (id) => production[id] ?? fromCjs(id));
     const source = readFileSync(path.join(cjs, "react-dom-server.node.production.js"), "utf8");
     const markedSource = marked(source)!.code;
     expect(markedSource.match(/\(function\b/g)!.length).toBeGreaterThan(300);
