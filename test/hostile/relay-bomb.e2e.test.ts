@@ -1,9 +1,10 @@
 // Gzip bombs at the relay under `npm run preview`: each is refused at once, costs the worker no more
 // memory than a plain envelope of the same size, and the app keeps answering.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { usePreview } from "../../src/test/browser/preview";
 import { gzipBomb } from "./gzip-bomb";
 import { rawRequest } from "./raw-http";
-import { appWorkerdPid, peakRiseKiB, START_MS, startPreviewServer } from "./worker-memory";
+import { appWorkerdPid, memoryPreview, peakRiseKiB } from "./worker-memory";
 
 let bomb: Buffer;
 let ip = 0;
@@ -43,14 +44,12 @@ describe("gzip bombs at the relay", () => {
 });
 
 describe("one gzip bomb in a fresh worker", () => {
-  let server: Awaited<ReturnType<typeof startPreviewServer>>;
-  beforeAll(async () => {
-    const ingestHost = new URL(inject("ingestURL")).host;
-    server = await startPreviewServer({ SENTRY_DSN: `http://publickey@${ingestHost}/1` });
-  }, START_MS + 30_000);
-  afterAll(() => server?.stop());
+  const preview = usePreview(
+    memoryPreview({ SENTRY_DSN: `http://publickey@${new URL(inject("ingestURL")).host}/1` }),
+  );
 
   it("raises the worker's peak memory no more than a plain envelope of the same size does, give or take 4 MB", async () => {
+    const server = preview();
     const pid = appWorkerdPid(server.pid);
     // The same number of bytes, not gzip: its header line (over 64 KiB, no newline) is refused too.
     const plain = Buffer.alloc(bomb.byteLength, " ");

@@ -4,7 +4,7 @@
 // and reuses, from hiding what one request costs.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startPreview, type Preview } from "../../src/test/browser/preview";
+import type { PreviewOptions } from "../../src/test/browser/preview";
 import { seedMigratedD1 } from "../e2e/migrated-d1";
 
 const PROC = "/proc";
@@ -48,23 +48,19 @@ export async function peakRiseKiB(pid: number, send: () => Promise<unknown>): Pr
   return kib(pid, "VmHWM") - before;
 }
 
-/** How long one start may take to answer: seconds alone; past this it is started again. */
-const ATTEMPT_MS = 60_000;
-/** How long starting may take in all: three starts. */
-export const START_MS = 3 * ATTEMPT_MS;
-
 /**
  * `npm run preview` of the app of its own (the last build) with `vars`, on free ports, from the
- * migrated local D1 the run's servers copy. It serves once /monitoring answers a GET with 405:
- * no page rendered before the memory is read.
+ * migrated local D1 the run's servers copy (usePreview's options). It serves once /monitoring
+ * answers a GET with 405: no page rendered before the memory is read. A start may take a minute
+ * before it is started again.
  */
-export function startPreviewServer(vars: Record<string, string>): Promise<Preview> {
-  return startPreview({
+export function memoryPreview(vars: Record<string, string>): PreviewOptions {
+  return {
     root,
     built: true,
     vars,
     prepare: seedMigratedD1,
     ready: { path: "/monitoring", status: 405 },
-    attemptMs: ATTEMPT_MS,
-  });
+    attemptMs: 60_000,
+  };
 }
