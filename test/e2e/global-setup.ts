@@ -12,9 +12,8 @@ import { cp, mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { answered, launchPreview } from "../../src/test/browser/preview";
+import { answered, freePort, launchPreview } from "../../src/test/browser/preview";
 import { startFakeIngest } from "../support/fake-ingest";
-import { freePort } from "../support/free-port";
 import { seedMigratedD1 } from "./migrated-d1";
 import { usesOfFile, type Uses } from "./server-uses";
 

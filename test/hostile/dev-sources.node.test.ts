@@ -8,7 +8,7 @@ import path from "node:path";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../node/dist";
-import { freePort } from "../support/free-port";
+import { freePort } from "../../src/test/browser/preview";
 import { tempApp } from "../node/vite-app";
 
 const SECRET = "SELECT dev_refusal_marker FROM secrets";

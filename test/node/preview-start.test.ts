@@ -7,8 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { answered } from "../../src/test/browser/preview";
-import { freePort } from "../support/free-port";
+import { answered, freePort } from "../../src/test/browser/preview";
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));

@@ -13,7 +13,7 @@ import {
   setUserVerified,
   toBase64url,
 } from "verge/test/browser";
-import { freePort } from "../support/free-port";
+import { freePort } from "../../src/test/browser/preview";
 
 /** A page that runs a ceremony from JSON options and answers the credential's JSON or the error's name. */
 const PAGE = `<!doctype html><title>passkeys</title><script>

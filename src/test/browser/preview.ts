@@ -62,8 +62,9 @@ export async function readLogLines(logFile: string): Promise<LogLine[]> {
     });
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+/** A TCP port free on 127.0.0.1 right now, for a server a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
@@ -71,6 +72,7 @@ const freePort = () =>
       server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
     });
   });
+}
 
 function preview(url: string, logFile: string, pid: number, stop: () => Promise<void>): Preview {
   return {
