@@ -58,7 +58,7 @@ export interface Visitor {
   data(path: string, init?: Init): Promise<Response>;
   /** The action `action`, as the page's script posts a `<Form>` (X-Action, X-Build, a JSON answer). */
   action(path: string, action: string, fields?: Fields, init?: Init): Promise<Response>;
-  /** A plain HTML form post (no JavaScript); name the action in `_action` when the page has several. */
+  /** A plain HTML form post (no JavaScript): `fields` name the action in `_action`, as `<Form>` does. */
   form(path: string, fields: Fields, init?: Init): Promise<Response>;
   /** A same-site JSON post, as a page's script calls an endpoint. */
   json(path: string, body: unknown, init?: Init): Promise<Response>;
